@@ -1,0 +1,30 @@
+"""Errors the toolkit reports to users.
+
+Every error a user can cause (unknown game, bad parameter, malformed position, illegal move)
+is a :class:`CGTError`; the command line prints its message on one line and exits with
+status 2. Anything else is a bug and keeps its traceback.
+"""
+
+
+class CGTError(Exception):
+    """Base class of errors caused by user input."""
+
+
+class UnknownGameError(CGTError):
+    """No game is registered under that name."""
+
+
+class ParameterError(CGTError):
+    """A parameter is unknown, has a bad value, or clashes with another parameter."""
+
+
+class PositionError(CGTError):
+    """A position string is malformed or describes an impossible position."""
+
+
+class MoveError(CGTError):
+    """A move string names no legal move."""
+
+
+class ClaimError(CGTError):
+    """No claim is registered under that id."""

@@ -1,0 +1,1 @@
+"""Exact solvers over the game protocol: retrograde analysis and alpha-beta search."""
