@@ -1,0 +1,135 @@
+"""Registry of the claims made by the source documents (ids as in GAMES.md).
+
+A claim is a statement plus a small check function that returns a :class:`Verdict`. Check
+functions take keyword arguments with working defaults; tests pass a deliberately broken rule
+or statement through those arguments to show that the check can fail.
+
+    from proofs.registry import claim, Verdict
+
+    @claim("control.parity", game="control",
+           statement="every move changes (mover's pieces - opponent's pieces) by exactly +1")
+    def parity(max_size: int = 3) -> Verdict:
+        ...
+        return Verdict.verified(scope={...}, evidence={...})
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from cgt.errors import ClaimError
+
+VerdictKind = Literal["verified", "refuted", "inconclusive"]
+
+#: Modules holding the built-in claims, one per game.
+BUILTIN_CLAIM_MODULES: tuple[str, ...] = (
+    "proofs.control",
+    "proofs.lag",
+    "proofs.interleave",
+    "proofs.super_nonnect",
+    "proofs.entropy",
+)
+
+
+@dataclass
+class Verdict:
+    """Outcome of checking a claim.
+
+    ``scope`` says how far the check reaches (boards, positions, cases, and whether it is a
+    proof for every size); ``evidence`` holds what convinces a sceptic (counts, a
+    counterexample line, a strategy summary, a symbolic derivation). Both must be JSON-able.
+    """
+
+    verdict: VerdictKind
+    scope: dict[str, Any]
+    evidence: dict[str, Any]
+    claim: str = ""
+    statement: str = ""
+    corrected_statement: str | None = None
+    seconds: float = 0.0
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def verified(cls, scope: dict[str, Any], evidence: dict[str, Any]) -> Verdict:
+        return cls("verified", scope, evidence)
+
+    @classmethod
+    def refuted(cls, scope: dict[str, Any], evidence: dict[str, Any],
+                corrected_statement: str | None = None) -> Verdict:
+        return cls("refuted", scope, evidence, corrected_statement=corrected_statement)
+
+    @classmethod
+    def inconclusive(cls, scope: dict[str, Any], evidence: dict[str, Any]) -> Verdict:
+        return cls("inconclusive", scope, evidence)
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "claim": self.claim,
+            "verdict": self.verdict,
+            "scope": self.scope,
+            "evidence": self.evidence,
+        }
+        if self.statement:
+            out["statement"] = self.statement
+        if self.corrected_statement:
+            out["corrected_statement"] = self.corrected_statement
+        out["seconds"] = round(self.seconds, 3)
+        return out
+
+
+@dataclass(frozen=True)
+class Claim:
+    id: str
+    game: str
+    statement: str
+    check: Callable[..., Verdict]
+
+
+_CLAIMS: dict[str, Claim] = {}
+
+
+def claim(claim_id: str, *, game: str, statement: str) -> Callable[[Callable[..., Verdict]], Callable[..., Verdict]]:
+    """Decorator registering a check function under ``claim_id``."""
+
+    def decorate(check: Callable[..., Verdict]) -> Callable[..., Verdict]:
+        _CLAIMS[claim_id] = Claim(claim_id, game, statement, check)
+        return check
+
+    return decorate
+
+
+def _load_builtins() -> None:
+    for module in BUILTIN_CLAIM_MODULES:
+        try:
+            importlib.import_module(module)
+        except ModuleNotFoundError as exc:
+            if exc.name != module:
+                raise
+
+
+def all_claims() -> list[Claim]:
+    _load_builtins()
+    return [_CLAIMS[k] for k in sorted(_CLAIMS)]
+
+
+def get_claim(claim_id: str) -> Claim:
+    _load_builtins()
+    if claim_id not in _CLAIMS:
+        raise ClaimError(f"unknown claim {claim_id!r} (see 'cgt check --list')")
+    return _CLAIMS[claim_id]
+
+
+def run_claim(claim_id: str, **overrides: Any) -> Verdict:
+    """Run one check and stamp the verdict with the claim's id, statement and time."""
+    import time
+
+    entry = get_claim(claim_id)
+    start = time.perf_counter()
+    verdict = entry.check(**overrides)
+    verdict.seconds = time.perf_counter() - start
+    verdict.claim = entry.id
+    verdict.statement = entry.statement
+    return verdict
