@@ -1,0 +1,227 @@
+"""The ``cgt`` command line.
+
+Every error a user can cause ends in one line on stderr (``cgt: error: ...``) and exit status
+2; an interrupted run (Ctrl-C) says what it had done and exits with 130. Progress of long runs
+goes to stderr, results to stdout.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import click
+
+from cgt.errors import CGTError, ParameterError
+from cgt.progress import StderrProgress
+from cgt.protocol import Game
+from cgt.registry import game_class, game_names, load_game, load_plugin
+
+
+def parse_params(pairs: Sequence[str]) -> dict[str, str]:
+    """``["size=3", "rule=revised"]`` -> ``{"size": "3", "rule": "revised"}``."""
+    params: dict[str, str] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise ParameterError(f"parameter {pair!r} is not of the form KEY=VALUE")
+        params[key.strip()] = value
+    return params
+
+
+def make_game(name: str, pairs: Sequence[str]) -> Game[Any, Any]:
+    return load_game(name, **parse_params(pairs))
+
+
+def parse_position(game: Game[Any, Any], text: str | None) -> Any:
+    return game.initial_position() if text is None else game.parse(text)
+
+
+param_option = click.option(
+    "-p", "--param", "params", multiple=True, metavar="KEY=VALUE",
+    help="Game parameter, repeatable (see 'cgt games').",
+)
+
+
+def emit_json(data: Any) -> None:
+    click.echo(json.dumps(data, indent=2, default=str))
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--load", "plugins", multiple=True, metavar="FILE.py|MODULE",
+              help="Import a file or module that registers extra games.")
+@click.version_option(package_name="cgt-toolkit")
+def cli(plugins: tuple[str, ...]) -> None:
+    """Combinatorial game theory toolkit: solve games, check claims, compute values, write reports."""
+    for plugin in plugins:
+        load_plugin(plugin)
+
+
+@cli.command("games")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def games_command(as_json: bool) -> None:
+    """List every game with its parameters, defaults and variants."""
+    entries = []
+    for name in game_names():
+        cls = game_class(name)
+        entries.append({
+            "name": name,
+            "summary": cls.summary,
+            "players": list(cls.players),
+            "impartial": cls.impartial,
+            "params": [
+                {"name": p.name, "type": p.kind.__name__, "default": p.default,
+                 "choices": list(p.choices) if p.choices else None, "help": p.help}
+                for p in cls.params
+            ],
+            "variants": cls.variants,
+        })
+    if as_json:
+        emit_json(entries)
+        return
+    for entry in entries:
+        click.echo(f"{entry['name']}: {entry['summary']}")
+        for p in entry["params"]:
+            allowed = f" ({'|'.join(str(c) for c in p['choices'])})" if p["choices"] else ""
+            help_text = f"  {p['help']}" if p["help"] else ""
+            click.echo(f"    {p['name']}={p['default']}{allowed}{help_text}")
+        for variant, preset in entry["variants"].items():
+            settings = " ".join(f"-p {k}={v}" for k, v in preset.items())
+            click.echo(f"    variant {variant}: {settings}")
+
+
+@cli.command("show")
+@click.argument("game_name", metavar="GAME")
+@click.argument("position", required=False)
+@param_option
+def show_command(game_name: str, position: str | None, params: tuple[str, ...]) -> None:
+    """Render POSITION (default: the initial position) and list its legal moves."""
+    game = make_game(game_name, params)
+    pos = parse_position(game, position)
+    click.echo(game.describe(pos))
+    click.echo(f"position: {game.render(pos)}")
+    result = game.result(pos)
+    player = game.players[game.to_move(pos)]
+    if result is not None:
+        click.echo(f"game over: {result.label} for {player} (to move)")
+        return
+    names = [game.move_name(pos, m) for m in game.moves(pos)]
+    click.echo(f"{player} to move; {len(names)} legal moves:")
+    click.echo("  " + " ".join(names))
+
+
+@cli.command("solve")
+@click.argument("game_name", metavar="GAME")
+@param_option
+@click.option("--position", default=None, help="Solve this position instead of the initial one.")
+@click.option("--solver", type=click.Choice(["auto", "retrograde", "alphabeta"]), default="auto",
+              show_default=True)
+@click.option("--no-symmetry", is_flag=True, help="Do not merge symmetric positions.")
+@click.option("--value-only", is_flag=True,
+              help="Alpha-beta: prove the value only, without exact remoteness (faster).")
+@click.option("--tt-entries", type=int, default=None, help="Alpha-beta transposition table size.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object on stdout.")
+def solve_command(game_name: str, params: tuple[str, ...], position: str | None, solver: str,
+                  no_symmetry: bool, value_only: bool, tt_entries: int | None, as_json: bool) -> None:
+    """Solve GAME with perfect play: winner, remoteness and the value of every move."""
+    game = make_game(game_name, params)
+    pos = parse_position(game, position)
+    from solvers import solve
+
+    progress = StderrProgress(f"solve {game.label()}")
+    try:
+        result = solve(game, pos, solver=solver, symmetry=not no_symmetry,
+                       remoteness=not value_only, progress=progress, tt_entries=tt_entries)
+    finally:
+        progress.close()
+    data = result.as_dict()
+    if as_json:
+        emit_json(data)
+        return
+    first = game.players[game.to_move(pos)]
+    click.echo(f"game:       {game.label()}")
+    click.echo(f"position:   {data['position']}")
+    click.echo(f"solver:     {data['solver']}")
+    rem = "-" if data["remoteness"] is None else data["remoteness"]
+    click.echo(f"winner:     {data['winner']} (first = {first}, to move); remoteness {rem}")
+    click.echo(f"positions:  {data['positions']:,}   time: {data['seconds']:.3f} s")
+    if data["principal_variation"]:
+        click.echo(f"perfect play: {' '.join(data['principal_variation'])}")
+    if data["moves"]:
+        width = max(4, *(len(m["move"]) for m in data["moves"]))
+        click.echo(f"{'move':<{width}}  outcome  remoteness")
+        for m in data["moves"]:
+            r = "-" if m["remoteness"] is None else m["remoteness"]
+            mark = " *" if m["move"] in data["best_moves"] else ""
+            click.echo(f"{m['move']:<{width}}  {m['outcome']:<7}  {r}{mark}")
+        click.echo("(* best moves; outcome for the player making the move)")
+
+
+@cli.command("check")
+@click.argument("claims", nargs=-1)
+@click.option("--list", "list_only", is_flag=True, help="List the claims and exit.")
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON list of verdicts.")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("reports/claims"),
+              show_default=True, help="Where certificates are written.")
+@click.option("--no-certificates", is_flag=True, help="Do not write certificate files.")
+def check_command(claims: tuple[str, ...], list_only: bool, as_json: bool, out: Path,
+                  no_certificates: bool) -> None:
+    """Check the claims of the source documents (all of them by default)."""
+    from proofs.certificates import write_certificate
+    from proofs.registry import all_claims, get_claim, run_claim
+
+    entries = [get_claim(c) for c in claims] if claims else all_claims()
+    if list_only:
+        if as_json:
+            emit_json([{"claim": c.id, "game": c.game, "statement": c.statement} for c in entries])
+        else:
+            for c in entries:
+                click.echo(f"{c.id:<48} {c.statement}")
+        return
+    verdicts = []
+    for entry in entries:
+        click.echo(f"checking {entry.id} ...", err=True)
+        verdict = run_claim(entry.id)
+        verdicts.append(verdict)
+        if not no_certificates:
+            write_certificate(verdict, out)
+        if not as_json:
+            click.echo(f"{verdict.verdict:<12} {entry.id}  ({verdict.seconds:.1f} s)")
+    if as_json:
+        emit_json([v.as_dict() for v in verdicts])
+
+
+def _add_optional_commands() -> None:
+    """Commands that live in their own modules (one concern per module)."""
+    from cgt.commands import COMMANDS
+
+    for command in COMMANDS():
+        cli.add_command(command)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Entry point of the ``cgt`` console script."""
+    _add_optional_commands()
+    try:
+        cli.main(args=list(argv) if argv is not None else None, prog_name="cgt", standalone_mode=False)
+    except CGTError as exc:
+        click.echo(f"cgt: error: {exc}", err=True)
+        sys.exit(2)
+    except click.exceptions.Abort:
+        click.echo("cgt: interrupted", err=True)
+        sys.exit(130)
+    except KeyboardInterrupt:
+        click.echo("cgt: interrupted", err=True)
+        sys.exit(130)
+    except click.ClickException as exc:
+        click.echo(f"cgt: error: {exc.format_message()}", err=True)
+        sys.exit(2)
+    except click.exceptions.Exit as exc:
+        sys.exit(exc.exit_code)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()
