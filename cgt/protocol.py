@@ -225,9 +225,24 @@ class Game(ABC, Generic[P, M]):
         """Multi-line human drawing of a position for the terminal (default: the string)."""
         return self.render(position)
 
-    def draw(self, position: P, ax: Any, **style: Any) -> None:
-        """Draw the position on a matplotlib ``Axes`` (used by reports)."""
+    def draw(
+        self,
+        position: P,
+        ax: Any,
+        cell_colours: dict[int, str] | None = None,
+        cell_labels: dict[int, str] | None = None,
+    ) -> None:
+        """Draw the position on a matplotlib ``Axes`` (used by reports).
+
+        ``cell_colours`` and ``cell_labels`` (cell index -> colour / text) overlay the board, for
+        instance the value of each opening drawn on the cell it targets.
+        """
         raise NotImplementedError(f"{self.name} cannot draw positions yet")
+
+    def move_target(self, position: P, move: M) -> int | None:
+        """The board cell a move acts on (placed, cut, or moved to), for figures; ``None`` if
+        the move has no single cell (a pass)."""
+        return None
 
     # ------------------------------------------------------------- CGT support
     def with_to_move(self, position: P, player: int) -> P:

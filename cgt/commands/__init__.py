@@ -7,5 +7,7 @@ import click
 
 def COMMANDS() -> list[click.Command]:  # noqa: N802 - a constant-like factory
     """The optional sub-commands, imported lazily so ``cgt --help`` stays fast."""
-    commands: list[click.Command] = []
+    from cgt.commands.report import report_command
+
+    commands: list[click.Command] = [report_command]
     return commands

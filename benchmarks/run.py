@@ -1,0 +1,167 @@
+"""Benchmark suite: one command, one results table.
+
+    python benchmarks/run.py            # every case, writes benchmarks/RESULTS.md
+    python benchmarks/run.py --only control   # cases whose name contains "control"
+
+Each case runs in its own subprocess so that its memory peak (max RSS) is its own. Results go
+to ``benchmarks/RESULTS.md`` with the machine, the date and the commit. Cases that compare a
+compiled path with the pure-Python path run both in the same invocation.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import resource
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+Case = Callable[[], dict[str, Any]]
+CASES: dict[str, Case] = {}
+
+
+def case(name: str) -> Callable[[Case], Case]:
+    def register(fn: Case) -> Case:
+        CASES[name] = fn
+        return fn
+
+    return register
+
+
+def _solve(game_name: str, solver: str, remoteness: bool = True, **params: Any) -> dict[str, Any]:
+    from cgt.registry import load_game
+    from solvers import solve
+
+    game = load_game(game_name, **params)
+    result = solve(game, solver=solver, remoteness=remoteness)
+    rate = result.positions / result.seconds if result.seconds else 0.0
+    return {"result": result.winner, "positions": result.positions,
+            "seconds": result.seconds, "rate": rate,
+            "note": f"remoteness {result.remoteness}"}
+
+
+@case("tictactoe/retrograde")
+def _ttt_retro() -> dict[str, Any]:
+    return _solve("tictactoe", "retrograde")
+
+
+@case("tictactoe/alphabeta")
+def _ttt_ab() -> dict[str, Any]:
+    return _solve("tictactoe", "alphabeta")
+
+
+@case("control size 2/retrograde")
+def _control2_retro() -> dict[str, Any]:
+    return _solve("control", "retrograde", size=2)
+
+
+@case("control size 2/alphabeta")
+def _control2_ab() -> dict[str, Any]:
+    return _solve("control", "alphabeta", size=2)
+
+
+@case("lag size 3/retrograde")
+def _lag3() -> dict[str, Any]:
+    return _solve("lag", "retrograde", size=3)
+
+
+@case("super-nonnect 2x2 revised/retrograde")
+def _sn22() -> dict[str, Any]:
+    return _solve("super-nonnect", "retrograde", a=2, b=2, rule="revised")
+
+
+@case("interleave size 2/retrograde")
+def _il2() -> dict[str, Any]:
+    return _solve("interleave", "retrograde", size=2)
+
+
+def machine() -> dict[str, str]:
+    cpu = platform.processor() or "unknown"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    try:
+        mem_kb = int(Path("/proc/meminfo").read_text().split()[1])
+        memory = f"{mem_kb / 2**20:.1f} GiB"
+    except (OSError, ValueError, IndexError):
+        memory = "unknown"
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
+                            cwd=ROOT, check=False).stdout.strip() or "unknown"
+    return {"cpu": cpu, "cores": str(os.cpu_count()), "memory": memory,
+            "python": platform.python_version(), "system": platform.platform(),
+            "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"), "commit": commit}
+
+
+def run_one(name: str) -> dict[str, Any]:
+    start = time.perf_counter()
+    out = CASES[name]()
+    out.setdefault("seconds", time.perf_counter() - start)
+    out["wall"] = time.perf_counter() - start
+    out["max_rss_mib"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--only", default="", help="run only cases whose name contains this")
+    parser.add_argument("--case", help=argparse.SUPPRESS)  # internal: run one case, print JSON
+    parser.add_argument("--timeout", type=float, default=1800.0)
+    parser.add_argument("--output", type=Path, default=ROOT / "benchmarks" / "RESULTS.md")
+    args = parser.parse_args()
+    if args.case:
+        print(json.dumps(run_one(args.case)))
+        return
+    rows = []
+    for name in CASES:
+        if args.only not in name:
+            continue
+        print(f"running {name} ...", file=sys.stderr, flush=True)
+        try:
+            proc = subprocess.run([sys.executable, __file__, "--case", name], capture_output=True,
+                                  text=True, timeout=args.timeout, check=False)
+            if proc.returncode != 0:
+                last = (proc.stderr.strip().splitlines() or ["failed"])[-1]
+                rows.append((name, {"error": last}))
+                continue
+            rows.append((name, json.loads(proc.stdout.strip().splitlines()[-1])))
+        except subprocess.TimeoutExpired:
+            rows.append((name, {"error": f"timed out after {args.timeout:.0f} s"}))
+    info = machine()
+    lines = ["# Benchmark results", "",
+             f"Machine: {info['cpu']}, {info['cores']} cores, {info['memory']}; {info['system']}; "
+             f"Python {info['python']}.", f"Date: {info['date']}. Commit: `{info['commit']}`.", "",
+             "Command: `python benchmarks/run.py`. Each case runs in a fresh process; `rate` is "
+             "positions (retrograde) or nodes (search) per second; compile times are reported "
+             "as separate cases.", "",
+             "| case | result | positions / nodes | time (s) | rate (/s) | peak RSS (MiB) | note |",
+             "|---|---|---:|---:|---:|---:|---|"]
+    for name, r in rows:
+        if "error" in r:
+            lines.append(f"| {name} | error: {r['error']} | | | | | |")
+            continue
+        lines.append(f"| {name} | {r.get('result', '')} | {r.get('positions', 0):,} | "
+                     f"{r['seconds']:.3f} | {r.get('rate', 0):,.0f} | {r['max_rss_mib']:.0f} | "
+                     f"{r.get('note', '')} |")
+    extra = [r for _, r in rows if "open" in r]
+    if extra:
+        lines += ["", "## Open boards", ""] + [r["open"] for r in extra]
+    args.output.write_text("\n".join(lines) + "\n")
+    print("\n".join(lines))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,75 @@
+"""``cgt value``: the CGT value of a position, in CGSuite notation, with its temperature theory.
+
+Example: ``cgt value domineering "..|.."`` prints ``+-1`` with outcome N, stops 1 and -1,
+mean 0 and temperature 1. Impartial games print their nimber ``*g`` (Grundy value ``g``).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import click
+
+from cgt.algebra.thermograph import left_stop, right_stop, thermograph
+from cgt.algebra.values import value_of
+from cgt.registry import load_game
+
+OUTCOME_WORDS = {
+    "L": "Left wins",
+    "R": "Right wins",
+    "N": "the first player wins",
+    "P": "the second player wins",
+}
+
+
+def value_report(game_name: str, params: dict[str, Any], position_text: str | None) -> dict[str, Any]:
+    """Value of a position as plain data (what ``cgt value --json`` prints).
+
+    Raises :class:`cgt.errors.CGTError` subclasses for an unknown game, bad parameters or a
+    malformed position. Numbers are strings (``"1/2"``) so JSON keeps them exact.
+    """
+    game = load_game(game_name, **params)
+    position = game.initial_position() if position_text is None else game.parse(position_text)
+    value = value_of(game, position)
+    graph = thermograph(value)
+    report: dict[str, Any] = {
+        "game": game.name,
+        "params": game.parameters,
+        "position": game.render(position),
+        "canonical": str(value),
+        "outcome": value.outcome(),
+        "left_stop": str(left_stop(value)),
+        "right_stop": str(right_stop(value)),
+        "mean": str(graph.mast),
+        "temperature": str(graph.temperature),
+        "birthday": value.birthday(),
+    }
+    if game.impartial:
+        report["grundy"] = value.nim_value()
+    return report
+
+
+@click.command("value")
+@click.argument("game_name", metavar="GAME")
+@click.argument("position", required=False)
+@click.option("-p", "--param", "params", multiple=True, metavar="KEY=VALUE", help="Game parameter.")
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON object.")
+def value_command(game_name: str, position: str | None, params: tuple[str, ...], as_json: bool) -> None:
+    """Canonical form (CGSuite notation), outcome class, stops, mean and temperature of a
+    position (default: the initial position) of a normal-play game."""
+    from cgt.cli import parse_params
+
+    report = value_report(game_name, parse_params(params), position)
+    if as_json:
+        click.echo(json.dumps(report, indent=2))
+        return
+    click.echo(f"{report['game']} {report['position']}")
+    click.echo(f"  value        {report['canonical']}")
+    if "grundy" in report:
+        click.echo(f"  grundy       {report['grundy']}")
+    click.echo(f"  outcome      {report['outcome']} ({OUTCOME_WORDS[report['outcome']]})")
+    click.echo(f"  stops        {report['left_stop']} (Left first), {report['right_stop']} (Right first)")
+    click.echo(f"  mean         {report['mean']}")
+    click.echo(f"  temperature  {report['temperature']}")
+    click.echo(f"  birthday     {report['birthday']}")
