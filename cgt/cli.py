@@ -123,18 +123,45 @@ def show_command(game_name: str, position: str | None, params: tuple[str, ...]) 
 @click.option("--value-only", is_flag=True,
               help="Alpha-beta: prove the value only, without exact remoteness (faster).")
 @click.option("--tt-entries", type=int, default=None, help="Alpha-beta transposition table size.")
+@click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Solve the openings in parallel (alpha-beta per opening, checkpointed).")
+@click.option("--backend", default="loky", show_default=True,
+              help="joblib backend for --jobs: loky, threading, or a registered cluster backend.")
+@click.option("--save", is_flag=True, help="Store the solved positions in the solution database.")
+@click.option("--db", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Solution database file (default $CGT_DB or ~/.cache/cgt/solutions.sqlite).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object on stdout.")
 def solve_command(game_name: str, params: tuple[str, ...], position: str | None, solver: str,
-                  no_symmetry: bool, value_only: bool, tt_entries: int | None, as_json: bool) -> None:
-    """Solve GAME with perfect play: winner, remoteness and the value of every move."""
+                  no_symmetry: bool, value_only: bool, tt_entries: int | None, jobs: int,
+                  backend: str, save: bool, db: Path | None, as_json: bool) -> None:
+    """Solve GAME with perfect play: winner, remoteness and the value of every move.
+
+    With --jobs N (or --save) the openings are solved as separate jobs whose results are
+    checkpointed in the solution database: an interrupted run resumes where it stopped.
+    """
     game = make_game(game_name, params)
     pos = parse_position(game, position)
     from solvers import solve
+    from solvers.database import SolutionDatabase
+    from solvers.retrograde import retrograde
+    from solvers.split import solve_by_openings
 
     progress = StderrProgress(f"solve {game.label()}")
+    database = SolutionDatabase(db) if (save or jobs > 1 or db is not None) else None
     try:
-        result = solve(game, pos, solver=solver, symmetry=not no_symmetry,
-                       remoteness=not value_only, progress=progress, tt_entries=tt_entries)
+        if jobs > 1 or (database is not None and solver == "alphabeta"):
+            assert database is not None
+            result = solve_by_openings(game, pos, jobs=jobs, backend=backend,
+                                       remoteness=not value_only, symmetry=not no_symmetry,
+                                       tt_entries=tt_entries or (1 << 20), database=database,
+                                       progress=progress)
+        elif database is not None:
+            solution = retrograde(game, pos, symmetry=not no_symmetry, progress=progress)
+            database.store(game, solution, solver="retrograde")
+            result = solution.result(pos)
+        else:
+            result = solve(game, pos, solver=solver, symmetry=not no_symmetry,
+                           remoteness=not value_only, progress=progress, tt_entries=tt_entries)
     finally:
         progress.close()
     data = result.as_dict()
@@ -158,6 +185,50 @@ def solve_command(game_name: str, params: tuple[str, ...], position: str | None,
             mark = " *" if m["move"] in data["best_moves"] else ""
             click.echo(f"{m['move']:<{width}}  {m['outcome']:<7}  {r}{mark}")
         click.echo("(* best moves; outcome for the player making the move)")
+
+
+@cli.command("query")
+@click.argument("game_name", metavar="GAME")
+@click.argument("position", required=False)
+@param_option
+@click.option("--db", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Solution database file (default $CGT_DB or ~/.cache/cgt/solutions.sqlite).")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def query_command(game_name: str, position: str | None, params: tuple[str, ...], db: Path | None,
+                  as_json: bool) -> None:
+    """Value, remoteness and best moves of a solved position, without solving again."""
+    from solvers.database import SolutionDatabase
+
+    game = make_game(game_name, params)
+    pos = parse_position(game, position)
+    database = SolutionDatabase(db)
+    found = database.lookup(game, pos)
+    if found is None:
+        raise CGTError(f"{game.label()}: position {game.render(pos)!r} is not in the solution "
+                       f"database {database.path} (solve it with 'cgt solve ... --save')")
+    outcome, remoteness = found
+    moves = []
+    if game.result(pos) is None:
+        mover = game.to_move(pos)
+        for move in game.moves(pos):
+            child = game.play(pos, move)
+            value = database.lookup(game, child)
+            if value is None:
+                continue
+            child_outcome = value[0] if game.to_move(child) == mover else -value[0]
+            moves.append({"move": game.move_name(pos, move), "outcome": child_outcome.label,
+                          "remoteness": None if value[1] is None else value[1] + 1})
+    best = [m["move"] for m in moves if m["outcome"] == outcome.label
+            and (remoteness is None or m["remoteness"] == remoteness)]
+    data = {"game": game.name, "params": game.parameters, "position": game.render(pos),
+            "outcome": outcome.label, "remoteness": remoteness, "best_moves": best, "moves": moves}
+    if as_json:
+        emit_json(data)
+        return
+    rem = "-" if remoteness is None else remoteness
+    click.echo(f"{game.render(pos)}: {outcome.label} for the player to move, remoteness {rem}")
+    if best:
+        click.echo("best moves: " + " ".join(best))
 
 
 @cli.command("check")

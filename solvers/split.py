@@ -1,0 +1,104 @@
+"""Solving split at the root: every opening is its own job, run in parallel with joblib and
+checkpointed in the solution database as soon as it is solved.
+
+An interrupted solve loses only the openings in progress; running the same command again
+reads the finished ones back from the database (``resumed`` in the result says how many).
+Backends are joblib's: ``loky`` (processes on this machine, the default), ``threading``, or
+a cluster backend registered with joblib (``dask`` after ``pip install dask distributed``
+and ``from dask.distributed import Client; Client("scheduler:8786")`` in a plugin loaded
+with ``cgt --load``; ``ray`` after ``pip install ray`` and ``ray.util.joblib.register_ray()``).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from cgt.protocol import Game, Outcome
+from solvers.alphabeta import AlphaBeta
+from solvers.database import SolutionDatabase
+from solvers.result import MoveValue, SolveResult
+from solvers.retrograde import ProgressCallback, best_move_values
+
+
+def _solve_child(game: Game[Any, Any], child: Any, remoteness: bool, symmetry: bool,
+                 tt_entries: int) -> tuple[int, int | None, int]:
+    searcher = AlphaBeta(game, tt_entries=tt_entries, symmetry=symmetry, remoteness=remoteness)
+    result = searcher.solve(child)
+    return int(result.outcome), result.remoteness, result.positions
+
+
+def solve_by_openings(
+    game: Game[Any, Any],
+    position: Any = None,
+    *,
+    jobs: int = 1,
+    backend: str = "loky",
+    remoteness: bool = True,
+    symmetry: bool = True,
+    tt_entries: int = 1 << 20,
+    database: SolutionDatabase | None = None,
+    progress: ProgressCallback | None = None,
+) -> SolveResult:
+    """Solve ``position`` by solving the position after each legal move as a separate job."""
+    from joblib import Parallel, delayed
+
+    started = time.perf_counter()
+    if position is None:
+        position = game.initial_position()
+    mover = game.to_move(position)
+    terminal = game.result(position)
+    if terminal is not None:
+        return SolveResult(game.name, dict(game.parameters), game.render(position), "split",
+                           terminal, 0, [], [], [], 1, time.perf_counter() - started)
+    moves = list(game.moves(position))
+    children = [game.play(position, m) for m in moves]
+    known: dict[int, tuple[Outcome, int | None]] = {}
+    if database is not None:
+        for i, child in enumerate(children):
+            found = database.lookup(game, child)
+            if found is not None and (found[1] is not None or not remoteness or found[0] == Outcome.DRAW):
+                known[i] = found
+    todo = [i for i in range(len(children)) if i not in known]
+    nodes = 0
+    if progress:
+        progress({"phase": "openings", "solved": len(known), "total": len(children)})
+    outputs: Any = []
+    if todo:
+        parallel = Parallel(n_jobs=jobs, backend=backend, return_as="generator")
+        outputs = parallel(delayed(_solve_child)(game, children[i], remoteness, symmetry, tt_entries)
+                           for i in todo)
+    for done, (i, (code, rem, visited)) in enumerate(zip(todo, outputs), start=1):
+        nodes += visited
+        known[i] = (Outcome(code), rem)
+        if database is not None:  # checkpoint at once
+            database.store(game, [(game.canonical_key(children[i]) if symmetry else game.key(children[i]),
+                                   Outcome(code), rem)], solver="alphabeta")
+        if progress:
+            progress({"phase": "openings", "solved": len(children) - len(todo) + done,
+                      "total": len(children)})
+    values = []
+    for i, (move, child) in enumerate(zip(moves, children)):
+        outcome, rem = known[i]
+        if game.to_move(child) != mover:
+            outcome = -outcome
+        values.append(MoveValue(move, game.move_name(position, move), outcome,
+                                None if rem is None else rem + 1))
+    best_outcome = max(v.outcome for v in values)
+    same = [v for v in values if v.outcome == best_outcome]
+    rems = [v.remoteness for v in same if v.remoteness is not None]
+    if best_outcome == Outcome.DRAW or len(rems) < len(same):
+        root_rem = None
+    else:
+        root_rem = min(rems) if best_outcome == Outcome.WIN else max(rems)
+    best = best_move_values(values, best_outcome, root_rem)
+    if database is not None:
+        database.store(game, [(game.canonical_key(position) if symmetry else game.key(position),
+                               best_outcome, root_rem)], solver="alphabeta")
+    return SolveResult(
+        game=game.name, params=dict(game.parameters), position=game.render(position),
+        solver="alphabeta-split", outcome=best_outcome, remoteness=root_rem, moves=values,
+        best_moves=[v.name for v in best], principal_variation=[best[0].name] if best else [],
+        positions=nodes, seconds=time.perf_counter() - started,
+        extra={"jobs": jobs, "backend": backend, "resumed": len(children) - len(todo)},
+    )
