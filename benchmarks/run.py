@@ -45,9 +45,13 @@ def _solve(game_name: str, solver: str, remoteness: bool = True, **params: Any) 
     game = load_game(game_name, **params)
     result = solve(game, solver=solver, remoteness=remoteness)
     rate = result.positions / result.seconds if result.seconds else 0.0
-    return {"result": result.winner, "positions": result.positions,
-            "seconds": result.seconds, "rate": rate,
-            "note": f"remoteness {result.remoteness}"}
+    return {
+        "result": result.winner,
+        "positions": result.positions,
+        "seconds": result.seconds,
+        "rate": rate,
+        "note": f"remoteness {result.remoteness}",
+    }
 
 
 @case("tictactoe/retrograde")
@@ -99,11 +103,25 @@ def machine() -> dict[str, str]:
         memory = f"{mem_kb / 2**20:.1f} GiB"
     except (OSError, ValueError, IndexError):
         memory = "unknown"
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
-                            cwd=ROOT, check=False).stdout.strip() or "unknown"
-    return {"cpu": cpu, "cores": str(os.cpu_count()), "memory": memory,
-            "python": platform.python_version(), "system": platform.platform(),
-            "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"), "commit": commit}
+    commit = (
+        subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            check=False,
+        ).stdout.strip()
+        or "unknown"
+    )
+    return {
+        "cpu": cpu,
+        "cores": str(os.cpu_count()),
+        "memory": memory,
+        "python": platform.python_version(),
+        "system": platform.platform(),
+        "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        "commit": commit,
+    }
 
 
 def run_one(name: str) -> dict[str, Any]:
@@ -116,7 +134,9 @@ def run_one(name: str) -> dict[str, Any]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--only", default="", help="run only cases whose name contains this")
     parser.add_argument("--case", help=argparse.SUPPRESS)  # internal: run one case, print JSON
     parser.add_argument("--timeout", type=float, default=1800.0)
@@ -131,8 +151,13 @@ def main() -> None:
             continue
         print(f"running {name} ...", file=sys.stderr, flush=True)
         try:
-            proc = subprocess.run([sys.executable, __file__, "--case", name], capture_output=True,
-                                  text=True, timeout=args.timeout, check=False)
+            proc = subprocess.run(
+                [sys.executable, __file__, "--case", name],
+                capture_output=True,
+                text=True,
+                timeout=args.timeout,
+                check=False,
+            )
             if proc.returncode != 0:
                 last = (proc.stderr.strip().splitlines() or ["failed"])[-1]
                 rows.append((name, {"error": last}))
@@ -141,21 +166,29 @@ def main() -> None:
         except subprocess.TimeoutExpired:
             rows.append((name, {"error": f"timed out after {args.timeout:.0f} s"}))
     info = machine()
-    lines = ["# Benchmark results", "",
-             f"Machine: {info['cpu']}, {info['cores']} cores, {info['memory']}; {info['system']}; "
-             f"Python {info['python']}.", f"Date: {info['date']}. Commit: `{info['commit']}`.", "",
-             "Command: `python benchmarks/run.py`. Each case runs in a fresh process; `rate` is "
-             "positions (retrograde) or nodes (search) per second; compile times are reported "
-             "as separate cases.", "",
-             "| case | result | positions / nodes | time (s) | rate (/s) | peak RSS (MiB) | note |",
-             "|---|---|---:|---:|---:|---:|---|"]
+    lines = [
+        "# Benchmark results",
+        "",
+        f"Machine: {info['cpu']}, {info['cores']} cores, {info['memory']}; {info['system']}; "
+        f"Python {info['python']}.",
+        f"Date: {info['date']}. Commit: `{info['commit']}`.",
+        "",
+        "Command: `python benchmarks/run.py`. Each case runs in a fresh process; `rate` is "
+        "positions (retrograde) or nodes (search) per second; compile times are reported "
+        "as separate cases.",
+        "",
+        "| case | result | positions / nodes | time (s) | rate (/s) | peak RSS (MiB) | note |",
+        "|---|---|---:|---:|---:|---:|---|",
+    ]
     for name, r in rows:
         if "error" in r:
             lines.append(f"| {name} | error: {r['error']} | | | | | |")
             continue
-        lines.append(f"| {name} | {r.get('result', '')} | {r.get('positions', 0):,} | "
-                     f"{r['seconds']:.3f} | {r.get('rate', 0):,.0f} | {r['max_rss_mib']:.0f} | "
-                     f"{r.get('note', '')} |")
+        lines.append(
+            f"| {name} | {r.get('result', '')} | {r.get('positions', 0):,} | "
+            f"{r['seconds']:.3f} | {r.get('rate', 0):,.0f} | {r['max_rss_mib']:.0f} | "
+            f"{r.get('note', '')} |"
+        )
     extra = [r for _, r in rows if "open" in r]
     if extra:
         lines += ["", "## Open boards", ""] + [r["open"] for r in extra]

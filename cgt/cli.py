@@ -41,7 +41,11 @@ def parse_position(game: Game[Any, Any], text: str | None) -> Any:
 
 
 param_option = click.option(
-    "-p", "--param", "params", multiple=True, metavar="KEY=VALUE",
+    "-p",
+    "--param",
+    "params",
+    multiple=True,
+    metavar="KEY=VALUE",
     help="Game parameter, repeatable (see 'cgt games').",
 )
 
@@ -51,8 +55,13 @@ def emit_json(data: Any) -> None:
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.option("--load", "plugins", multiple=True, metavar="FILE.py|MODULE",
-              help="Import a file or module that registers extra games.")
+@click.option(
+    "--load",
+    "plugins",
+    multiple=True,
+    metavar="FILE.py|MODULE",
+    help="Import a file or module that registers extra games.",
+)
 @click.version_option(package_name="cgt-toolkit")
 def cli(plugins: tuple[str, ...]) -> None:
     """Combinatorial game theory toolkit: solve games, check claims, compute values, write reports."""
@@ -64,21 +73,28 @@ def cli(plugins: tuple[str, ...]) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def games_command(as_json: bool) -> None:
     """List every game with its parameters, defaults and variants."""
-    entries = []
+    entries: list[dict[str, Any]] = []
     for name in game_names():
         cls = game_class(name)
-        entries.append({
-            "name": name,
-            "summary": cls.summary,
-            "players": list(cls.players),
-            "impartial": cls.impartial,
-            "params": [
-                {"name": p.name, "type": p.kind.__name__, "default": p.default,
-                 "choices": list(p.choices) if p.choices else None, "help": p.help}
-                for p in cls.params
-            ],
-            "variants": cls.variants,
-        })
+        entries.append(
+            {
+                "name": name,
+                "summary": cls.summary,
+                "players": list(cls.players),
+                "impartial": cls.impartial,
+                "params": [
+                    {
+                        "name": p.name,
+                        "type": p.kind.__name__,
+                        "default": p.default,
+                        "choices": list(p.choices) if p.choices else None,
+                        "help": p.help,
+                    }
+                    for p in cls.params
+                ],
+                "variants": cls.variants,
+            }
+        )
     if as_json:
         emit_json(entries)
         return
@@ -117,23 +133,54 @@ def show_command(game_name: str, position: str | None, params: tuple[str, ...]) 
 @click.argument("game_name", metavar="GAME")
 @param_option
 @click.option("--position", default=None, help="Solve this position instead of the initial one.")
-@click.option("--solver", type=click.Choice(["auto", "retrograde", "alphabeta"]), default="auto",
-              show_default=True)
+@click.option(
+    "--solver",
+    type=click.Choice(["auto", "retrograde", "alphabeta"]),
+    default="auto",
+    show_default=True,
+)
 @click.option("--no-symmetry", is_flag=True, help="Do not merge symmetric positions.")
-@click.option("--value-only", is_flag=True,
-              help="Alpha-beta: prove the value only, without exact remoteness (faster).")
+@click.option(
+    "--value-only",
+    is_flag=True,
+    help="Alpha-beta: prove the value only, without exact remoteness (faster).",
+)
 @click.option("--tt-entries", type=int, default=None, help="Alpha-beta transposition table size.")
-@click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
-              help="Solve the openings in parallel (alpha-beta per opening, checkpointed).")
-@click.option("--backend", default="loky", show_default=True,
-              help="joblib backend for --jobs: loky, threading, or a registered cluster backend.")
+@click.option(
+    "--jobs",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Solve the openings in parallel (alpha-beta per opening, checkpointed).",
+)
+@click.option(
+    "--backend",
+    default="loky",
+    show_default=True,
+    help="joblib backend for --jobs: loky, threading, or a registered cluster backend.",
+)
 @click.option("--save", is_flag=True, help="Store the solved positions in the solution database.")
-@click.option("--db", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Solution database file (default $CGT_DB or ~/.cache/cgt/solutions.sqlite).")
+@click.option(
+    "--db",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Solution database file (default $CGT_DB or ~/.cache/cgt/solutions.sqlite).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object on stdout.")
-def solve_command(game_name: str, params: tuple[str, ...], position: str | None, solver: str,
-                  no_symmetry: bool, value_only: bool, tt_entries: int | None, jobs: int,
-                  backend: str, save: bool, db: Path | None, as_json: bool) -> None:
+def solve_command(
+    game_name: str,
+    params: tuple[str, ...],
+    position: str | None,
+    solver: str,
+    no_symmetry: bool,
+    value_only: bool,
+    tt_entries: int | None,
+    jobs: int,
+    backend: str,
+    save: bool,
+    db: Path | None,
+    as_json: bool,
+) -> None:
     """Solve GAME with perfect play: winner, remoteness and the value of every move.
 
     With --jobs N (or --save) the openings are solved as separate jobs whose results are
@@ -151,17 +198,31 @@ def solve_command(game_name: str, params: tuple[str, ...], position: str | None,
     try:
         if jobs > 1 or (database is not None and solver == "alphabeta"):
             assert database is not None
-            result = solve_by_openings(game, pos, jobs=jobs, backend=backend,
-                                       remoteness=not value_only, symmetry=not no_symmetry,
-                                       tt_entries=tt_entries or (1 << 20), database=database,
-                                       progress=progress)
+            result = solve_by_openings(
+                game,
+                pos,
+                jobs=jobs,
+                backend=backend,
+                remoteness=not value_only,
+                symmetry=not no_symmetry,
+                tt_entries=tt_entries or (1 << 20),
+                database=database,
+                progress=progress,
+            )
         elif database is not None:
             solution = retrograde(game, pos, symmetry=not no_symmetry, progress=progress)
             database.store(game, solution, solver="retrograde")
             result = solution.result(pos)
         else:
-            result = solve(game, pos, solver=solver, symmetry=not no_symmetry,
-                           remoteness=not value_only, progress=progress, tt_entries=tt_entries)
+            result = solve(
+                game,
+                pos,
+                solver=solver,
+                symmetry=not no_symmetry,
+                remoteness=not value_only,
+                progress=progress,
+                tt_entries=tt_entries,
+            )
     finally:
         progress.close()
     data = result.as_dict()
@@ -191,11 +252,16 @@ def solve_command(game_name: str, params: tuple[str, ...], position: str | None,
 @click.argument("game_name", metavar="GAME")
 @click.argument("position", required=False)
 @param_option
-@click.option("--db", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Solution database file (default $CGT_DB or ~/.cache/cgt/solutions.sqlite).")
+@click.option(
+    "--db",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Solution database file (default $CGT_DB or ~/.cache/cgt/solutions.sqlite).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-def query_command(game_name: str, position: str | None, params: tuple[str, ...], db: Path | None,
-                  as_json: bool) -> None:
+def query_command(
+    game_name: str, position: str | None, params: tuple[str, ...], db: Path | None, as_json: bool
+) -> None:
     """Value, remoteness and best moves of a solved position, without solving again."""
     from solvers.database import SolutionDatabase
 
@@ -204,10 +270,12 @@ def query_command(game_name: str, position: str | None, params: tuple[str, ...],
     database = SolutionDatabase(db)
     found = database.lookup(game, pos)
     if found is None:
-        raise CGTError(f"{game.label()}: position {game.render(pos)!r} is not in the solution "
-                       f"database {database.path} (solve it with 'cgt solve ... --save')")
+        raise CGTError(
+            f"{game.label()}: position {game.render(pos)!r} is not in the solution "
+            f"database {database.path} (solve it with 'cgt solve ... --save')"
+        )
     outcome, remoteness = found
-    moves = []
+    moves: list[dict[str, Any]] = []
     if game.result(pos) is None:
         mover = game.to_move(pos)
         for move in game.moves(pos):
@@ -216,12 +284,27 @@ def query_command(game_name: str, position: str | None, params: tuple[str, ...],
             if value is None:
                 continue
             child_outcome = value[0] if game.to_move(child) == mover else -value[0]
-            moves.append({"move": game.move_name(pos, move), "outcome": child_outcome.label,
-                          "remoteness": None if value[1] is None else value[1] + 1})
-    best = [m["move"] for m in moves if m["outcome"] == outcome.label
-            and (remoteness is None or m["remoteness"] == remoteness)]
-    data = {"game": game.name, "params": game.parameters, "position": game.render(pos),
-            "outcome": outcome.label, "remoteness": remoteness, "best_moves": best, "moves": moves}
+            moves.append(
+                {
+                    "move": game.move_name(pos, move),
+                    "outcome": child_outcome.label,
+                    "remoteness": None if value[1] is None else value[1] + 1,
+                }
+            )
+    best = [
+        str(m["move"])
+        for m in moves
+        if m["outcome"] == outcome.label and (remoteness is None or m["remoteness"] == remoteness)
+    ]
+    data = {
+        "game": game.name,
+        "params": game.parameters,
+        "position": game.render(pos),
+        "outcome": outcome.label,
+        "remoteness": remoteness,
+        "best_moves": best,
+        "moves": moves,
+    }
     if as_json:
         emit_json(data)
         return
@@ -235,11 +318,17 @@ def query_command(game_name: str, position: str | None, params: tuple[str, ...],
 @click.argument("claims", nargs=-1)
 @click.option("--list", "list_only", is_flag=True, help="List the claims and exit.")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list of verdicts.")
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("reports/claims"),
-              show_default=True, help="Where certificates are written.")
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("reports/claims"),
+    show_default=True,
+    help="Where certificates are written.",
+)
 @click.option("--no-certificates", is_flag=True, help="Do not write certificate files.")
-def check_command(claims: tuple[str, ...], list_only: bool, as_json: bool, out: Path,
-                  no_certificates: bool) -> None:
+def check_command(
+    claims: tuple[str, ...], list_only: bool, as_json: bool, out: Path, no_certificates: bool
+) -> None:
     """Check the claims of the source documents (all of them by default)."""
     from proofs.certificates import write_certificate
     from proofs.registry import all_claims, get_claim, run_claim
@@ -277,7 +366,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     """Entry point of the ``cgt`` console script."""
     _add_optional_commands()
     try:
-        cli.main(args=list(argv) if argv is not None else None, prog_name="cgt", standalone_mode=False)
+        cli.main(
+            args=list(argv) if argv is not None else None, prog_name="cgt", standalone_mode=False
+        )
     except CGTError as exc:
         click.echo(f"cgt: error: {exc}", err=True)
         sys.exit(2)

@@ -12,13 +12,13 @@ Minimal game (see the README's "Add your own game" for a complete one)::
     from cgt.registry import register
 
     @register
-    class Nim1(Game[int, int]):
-        name = "nim1"
+    class Subtraction(Game[tuple[int, int], int]):   # take 1, 2 or 3 from one heap
+        name = "subtraction"
         params = (Param("size", int, 5, minimum=0),)
-        def initial_position(self): return self.size
-        def to_move(self, position): return 0      # impartial, no colours
-        def moves(self, position): return [1, 2, 3][: position]
-        def play(self, position, move): return position - move
+        def initial_position(self): return (self.size, 0)      # (heap, player to move)
+        def to_move(self, position): return position[1]
+        def moves(self, position): return [1, 2, 3][: position[0]]
+        def play(self, position, move): return (position[0] - move, 1 - position[1])
 
 Conventions
 -----------
@@ -85,7 +85,9 @@ class Param:
             elif str(value).lower() in ("0", "false", "no", "off"):
                 converted = False
             else:
-                raise ParameterError(f"parameter {self.name}: expected true or false, got {value!r}")
+                raise ParameterError(
+                    f"parameter {self.name}: expected true or false, got {value!r}"
+                )
         elif self.kind is int:
             if isinstance(value, bool):
                 raise ParameterError(f"parameter {self.name}: expected an integer, got {value!r}")
@@ -103,9 +105,13 @@ class Param:
             allowed = "|".join(str(c) for c in self.choices)
             raise ParameterError(f"parameter {self.name}: {value!r} is not one of {allowed}")
         if self.minimum is not None and converted < self.minimum:
-            raise ParameterError(f"parameter {self.name}: {converted} is below the minimum {self.minimum}")
+            raise ParameterError(
+                f"parameter {self.name}: {converted} is below the minimum {self.minimum}"
+            )
         if self.maximum is not None and converted > self.maximum:
-            raise ParameterError(f"parameter {self.name}: {converted} is above the maximum {self.maximum}")
+            raise ParameterError(
+                f"parameter {self.name}: {converted} is above the maximum {self.maximum}"
+            )
         return converted
 
 
@@ -257,8 +263,11 @@ class Game(ABC, Generic[P, M]):
     # ---------------------------------------------------------------- helpers
     def label(self) -> str:
         """``name`` with non-default parameters, e.g. ``control(size=3)``."""
-        changed = [f"{p.name}={self.parameters[p.name]}" for p in self.params
-                   if self.parameters[p.name] != p.default]
+        changed = [
+            f"{p.name}={self.parameters[p.name]}"
+            for p in self.params
+            if self.parameters[p.name] != p.default
+        ]
         return f"{self.name}({', '.join(changed)})" if changed else self.name
 
     def children(self, position: P) -> Iterable[tuple[M, P]]:

@@ -32,6 +32,7 @@ BUILTIN_GAMES: dict[str, str] = {
     "octal": "cgt.games.octal",
     "kayles": "cgt.games.octal",
     "dawsons-kayles": "cgt.games.octal",
+    "grundys-game": "cgt.games.octal",
     "domineering": "cgt.games.domineering",
     "snort": "cgt.games.snort",
 }

@@ -121,8 +121,9 @@ def design_metrics(solution: Any) -> dict[str, Any]:
     }
 
 
-def random_game_lengths(game: Game[Any, Any], root: Any, samples: int, seed: int = 1,
-                        max_plies: int = 500) -> list[int]:
+def random_game_lengths(
+    game: Game[Any, Any], root: Any, samples: int, seed: int = 1, max_plies: int = 500
+) -> list[int]:
     """Lengths (plies) of uniformly random games from ``root``; capped games count as the cap."""
     rng = random.Random(seed)
     lengths = []
@@ -160,7 +161,10 @@ def opening_map(game: Game[Any, Any], root: Any, values: list[Any], path: Path) 
         if cell is None:
             continue
         best = cells.get(cell)
-        rank = (int(mv.outcome), -(mv.remoteness or 0) if mv.outcome == Outcome.WIN else (mv.remoteness or 0))
+        rank = (
+            int(mv.outcome),
+            -(mv.remoteness or 0) if mv.outcome == Outcome.WIN else (mv.remoteness or 0),
+        )
         if best is None or rank > best[0]:
             cells[cell] = (rank, mv)
     if not cells:
@@ -170,11 +174,21 @@ def opening_map(game: Game[Any, Any], root: Any, values: list[Any], path: Path) 
         from matplotlib.patches import Patch
 
         colours = {c: OUTCOME_COLOURS[mv.outcome] for c, (_, mv) in cells.items()}
-        labels = {c: ("" if mv.remoteness is None else str(mv.remoteness)) for c, (_, mv) in cells.items()}
+        labels = {
+            c: ("" if mv.remoteness is None else str(mv.remoteness)) for c, (_, mv) in cells.items()
+        }
         game.draw(root, ax, cell_colours=colours, cell_labels=labels)
-        ax.legend(handles=[Patch(color=OUTCOME_COLOURS[o], label=f"{o.label} for the mover")
-                           for o in (Outcome.WIN, Outcome.DRAW, Outcome.LOSS)],
-                  loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=3, frameon=False, fontsize=8)
+        ax.legend(
+            handles=[
+                Patch(color=OUTCOME_COLOURS[o], label=f"{o.label} for the mover")
+                for o in (Outcome.WIN, Outcome.DRAW, Outcome.LOSS)
+            ],
+            loc="upper center",
+            bbox_to_anchor=(0.5, 0.0),
+            ncol=3,
+            frameon=False,
+            fontsize=8,
+        )
         ax.set_title(f"{game.label()}: value of each opening (number = remoteness)", fontsize=10)
 
     try:
@@ -192,7 +206,9 @@ def remoteness_histogram(summary: dict[str, Any], path: Path, title: str) -> Non
         bottom = np.zeros(top + 1)
         for label, outcome in (("win", Outcome.WIN), ("loss", Outcome.LOSS)):
             ys = np.array([table.get(label, {}).get(int(x), 0) for x in xs], dtype=float)
-            ax.bar(xs, ys, bottom=bottom, color=OUTCOME_COLOURS[outcome], label=f"{label} (to move)")
+            ax.bar(
+                xs, ys, bottom=bottom, color=OUTCOME_COLOURS[outcome], label=f"{label} (to move)"
+            )
             bottom += ys
         draws = sum(table.get("draw", {}).values())
         ticks, names = list(xs), [str(x) for x in xs]
@@ -212,8 +228,13 @@ def remoteness_histogram(summary: dict[str, Any], path: Path, title: str) -> Non
 
 def length_histogram(lengths: list[int], perfect: int | None, path: Path, title: str) -> None:
     def draw(ax: Any) -> None:
-        ax.hist(lengths, bins=range(0, max(lengths) + 2), color="#4363d8", alpha=0.8,
-                label="uniformly random play")
+        ax.hist(
+            lengths,
+            bins=range(0, max(lengths) + 2),
+            color="#4363d8",
+            alpha=0.8,
+            label="uniformly random play",
+        )
         if perfect is not None:
             ax.axvline(perfect, color="black", linestyle="--", label=f"perfect play ({perfect})")
         ax.set_xlabel("game length (plies)")
@@ -255,8 +276,14 @@ def _claims_section(game_name: str, out_dir: Path, run_claims: bool) -> list[str
     return lines
 
 
-def write_report(board: Board, out_dir: Path, *, random_samples: int = 2000,
-                 run_claims: bool = True, progress: Callable[[dict[str, Any]], None] | None = None) -> Path:
+def write_report(
+    board: Board,
+    out_dir: Path,
+    *,
+    random_samples: int = 2000,
+    run_claims: bool = True,
+    progress: Callable[[dict[str, Any]], None] | None = None,
+) -> Path:
     """Solve ``board`` and write ``<out_dir>/<slug>.md`` with its figures. Returns the path."""
     from solvers.retrograde import retrograde
 
@@ -266,7 +293,11 @@ def write_report(board: Board, out_dir: Path, *, random_samples: int = 2000,
     fig_dir = out_dir / "figures"
     fig_dir.mkdir(exist_ok=True)
     solution = retrograde(game, root, symmetry=True, progress=progress, keep_positions=True)
-    plain = retrograde(game, root, symmetry=False, progress=progress) if game.symmetry_count > 1 else solution
+    plain = (
+        retrograde(game, root, symmetry=False, progress=progress)
+        if game.symmetry_count > 1
+        else solution
+    )
     result = solution.result(root)
     summary = solution.summary()
     metrics = design_metrics(solution)
@@ -274,49 +305,87 @@ def write_report(board: Board, out_dir: Path, *, random_samples: int = 2000,
     command = board.command()
     first = game.players[game.to_move(root)]
 
-    lines = [f"# {game.label()}", "", INTRODUCTIONS.get(game.name, game.summary), "",
-             f"Reproduce everything on this page: `{command}`", ""]
+    lines = [
+        f"# {game.label()}",
+        "",
+        INTRODUCTIONS.get(game.name, game.summary),
+        "",
+        f"Reproduce everything on this page: `{command}`",
+        "",
+    ]
     lines += ["## Solved result", ""]
-    verdict = {"first": f"the first player ({first}) wins", "second": "the second player wins",
-               "draw": "a draw"}[result.winner]
+    verdict = {
+        "first": f"the first player ({first}) wins",
+        "second": "the second player wins",
+        "draw": "a draw",
+    }[result.winner]
     rem = "" if result.remoteness is None else f" in {result.remoteness} plies"
     lines += [f"With perfect play the game is **{verdict}**{rem}.", ""]
     if result.principal_variation:
         lines += [f"A perfect line: `{' '.join(result.principal_variation)}`", ""]
     winning = [m for m in result.moves if m.outcome == Outcome.WIN]
-    lines += [f"Openings: {len(result.moves)} legal, {len(winning)} winning "
-              f"({len(winning) / max(len(result.moves), 1):.0%}).", ""]
-    lines += _table(["opening", "outcome for the mover", "remoteness"],
-                    [[f"`{m.name}`", m.outcome.label, "-" if m.remoteness is None else m.remoteness]
-                     for m in result.moves])
+    lines += [
+        f"Openings: {len(result.moves)} legal, {len(winning)} winning "
+        f"({len(winning) / max(len(result.moves), 1):.0%}).",
+        "",
+    ]
+    lines += _table(
+        ["opening", "outcome for the mover", "remoteness"],
+        [
+            [f"`{m.name}`", m.outcome.label, "-" if m.remoteness is None else m.remoteness]
+            for m in result.moves
+        ],
+    )
     lines.append("")
     map_path = fig_dir / f"{board.slug}_openings.png"
     if opening_map(game, root, result.moves, map_path):
         lines += [f"![openings]({map_path.relative_to(out_dir)})", ""]
-    lines += ["Command: `cgt solve " + board.game + " " +
-              " ".join(f"-p {k}={v}" for k, v in board.params.items()) + "`", ""]
+    lines += [
+        "Command: `cgt solve "
+        + board.game
+        + " "
+        + " ".join(f"-p {k}={v}" for k, v in board.params.items())
+        + "`",
+        "",
+    ]
 
     lines += ["## State space", ""]
-    lines += _table(["measure", "value"], [
-        ["reachable positions", f"{len(plain):,}"],
-        ["positions up to symmetry", f"{len(solution):,}"],
-        ["terminal positions (up to symmetry)", f"{summary['terminal']:,}"],
-        ["wins / losses / draws for the player to move",
-         " / ".join(f"{summary['by_outcome'].get(k, 0):,}" for k in ("win", "loss", "draw"))],
-        ["distinct successors per position (mean, max)",
-         f"{metrics['branching_mean']:.2f}, {metrics['branching_max']}"],
-        ["game length with perfect play", "-" if result.remoteness is None else result.remoteness],
-        [f"game length in {len(lengths)} random games (mean, min, max)",
-         f"{np.mean(lengths):.1f}, {min(lengths)}, {max(lengths)}"],
-        ["solve time (s)", f"{solution.seconds:.2f}"],
-    ])
+    lines += _table(
+        ["measure", "value"],
+        [
+            ["reachable positions", f"{len(plain):,}"],
+            ["positions up to symmetry", f"{len(solution):,}"],
+            ["terminal positions (up to symmetry)", f"{summary['terminal']:,}"],
+            [
+                "wins / losses / draws for the player to move",
+                " / ".join(f"{summary['by_outcome'].get(k, 0):,}" for k in ("win", "loss", "draw")),
+            ],
+            [
+                "distinct successors per position (mean, max)",
+                f"{metrics['branching_mean']:.2f}, {metrics['branching_max']}",
+            ],
+            [
+                "game length with perfect play",
+                "-" if result.remoteness is None else result.remoteness,
+            ],
+            [
+                f"game length in {len(lengths)} random games (mean, min, max)",
+                f"{np.mean(lengths):.1f}, {min(lengths)}, {max(lengths)}",
+            ],
+            ["solve time (s)", f"{solution.seconds:.2f}"],
+        ],
+    )
     lines.append("")
     rem_table = summary["by_outcome_remoteness"]
     top = max([r for counts in rem_table.values() for r in counts if r is not None] + [0])
     lines += ["Positions by value and remoteness (up to symmetry):", ""]
-    lines += _table(["remoteness"] + [str(r) for r in range(top + 1)],
-                    [[label] + [rem_table.get(label, {}).get(r, 0) for r in range(top + 1)]
-                     for label in ("win", "loss")])
+    lines += _table(
+        ["remoteness"] + [str(r) for r in range(top + 1)],
+        [
+            [label] + [rem_table.get(label, {}).get(r, 0) for r in range(top + 1)]
+            for label in ("win", "loss")
+        ],
+    )
     lines.append("")
     hist_path = fig_dir / f"{board.slug}_remoteness.png"
     remoteness_histogram(summary, hist_path, f"{game.label()}: positions by value and remoteness")
@@ -326,15 +395,33 @@ def write_report(board: Board, out_dir: Path, *, random_samples: int = 2000,
     lines += [f"![lengths]({len_path.relative_to(out_dir)})", ""]
 
     lines += ["## Design metrics", ""]
-    lines += _table(["metric", "value", "meaning"], [
-        ["first-player result", result.winner, "who wins the initial position"],
-        ["winning openings", f"{len(winning)}/{len(result.moves)}", "openings that keep the win"],
-        ["forgiveness", f"{metrics['forgiveness']:.2f}",
-         "mean share of moves that keep the win, over won positions"],
-        ["knife-edge wins", f"{metrics['won_positions_with_single_winning_move']:,} of "
-         f"{metrics['won_positions']:,}", "won positions with exactly one winning move"],
-        ["decisiveness", f"{metrics['decisiveness']:.3f}", "share of positions that are not draws"],
-    ])
+    lines += _table(
+        ["metric", "value", "meaning"],
+        [
+            ["first-player result", result.winner, "who wins the initial position"],
+            [
+                "winning openings",
+                f"{len(winning)}/{len(result.moves)}",
+                "openings that keep the win",
+            ],
+            [
+                "forgiveness",
+                f"{metrics['forgiveness']:.2f}",
+                "mean share of moves that keep the win, over won positions",
+            ],
+            [
+                "knife-edge wins",
+                f"{metrics['won_positions_with_single_winning_move']:,} of "
+                f"{metrics['won_positions']:,}",
+                "won positions with exactly one winning move",
+            ],
+            [
+                "decisiveness",
+                f"{metrics['decisiveness']:.3f}",
+                "share of positions that are not draws",
+            ],
+        ],
+    )
     lines.append("")
     longest = _longest_wins(solution, game, limit=3)
     if longest:
@@ -350,13 +437,29 @@ def write_report(board: Board, out_dir: Path, *, random_samples: int = 2000,
             params = {**board.params, **override}
             try:
                 vgame = load_game(board.game, **params)
-                vsol = retrograde(vgame, vgame.initial_position(), symmetry=True, max_positions=3_000_000)
+                vsol = retrograde(
+                    vgame, vgame.initial_position(), symmetry=True, max_positions=3_000_000
+                )
                 vres = vsol.result(vgame.initial_position())
-                rows.append([", ".join(f"{k}={v}" for k, v in override.items()), vres.winner,
-                             "-" if vres.remoteness is None else vres.remoteness, f"{len(vsol):,}",
-                             sum(1 for m in vres.moves if m.outcome == Outcome.WIN)])
+                rows.append(
+                    [
+                        ", ".join(f"{k}={v}" for k, v in override.items()),
+                        vres.winner,
+                        "-" if vres.remoteness is None else vres.remoteness,
+                        f"{len(vsol):,}",
+                        sum(1 for m in vres.moves if m.outcome == Outcome.WIN),
+                    ]
+                )
             except Exception as exc:  # a variant out of reach is reported, not fatal
-                rows.append([", ".join(f"{k}={v}" for k, v in override.items()), f"not solved: {exc}", "", "", ""])
+                rows.append(
+                    [
+                        ", ".join(f"{k}={v}" for k, v in override.items()),
+                        f"not solved: {exc}",
+                        "",
+                        "",
+                        "",
+                    ]
+                )
         lines += _table(["variant", "winner", "remoteness", "positions", "winning openings"], rows)
         lines.append("")
 
@@ -379,8 +482,11 @@ def _longest_wins(solution: Any, game: Game[Any, Any], limit: int) -> list[tuple
     return out
 
 
-def write_all(out_dir: Path, boards: list[Board] | None = None,
-              progress: Callable[[dict[str, Any]], None] | None = None) -> list[Path]:
+def write_all(
+    out_dir: Path,
+    boards: list[Board] | None = None,
+    progress: Callable[[dict[str, Any]], None] | None = None,
+) -> list[Path]:
     """Write every default board's report and ``README.md`` indexing them."""
     paths = []
     for board in boards or DEFAULT_BOARDS:
@@ -389,7 +495,9 @@ def write_all(out_dir: Path, boards: list[Board] | None = None,
     index += [f"- [{p.stem}]({p.name})" for p in paths]
     claims = sorted((out_dir / "claims").glob("*.md"))
     if claims:
-        index += ["", "## Claim certificates", ""] + [f"- [{c.stem}](claims/{c.name})" for c in claims]
+        index += ["", "## Claim certificates", ""] + [
+            f"- [{c.stem}](claims/{c.name})" for c in claims
+        ]
     (out_dir / "README.md").write_text("\n".join(index) + "\n")
     return paths
 

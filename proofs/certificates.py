@@ -15,8 +15,13 @@ from proofs.registry import Verdict
 
 def _commit() -> str:
     try:
-        out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
-                             text=True, timeout=5, check=False)
+        out = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"],
+            capture_output=True,
+            text=True,
+            timeout=5,
+            check=False,
+        )
         return out.stdout.strip() or "unknown"
     except (OSError, subprocess.SubprocessError):
         return "unknown"
@@ -82,11 +87,25 @@ def markdown(verdict: Verdict) -> str:
     ]
     if verdict.corrected_statement:
         lines += [f"**Corrected statement:** {verdict.corrected_statement}", ""]
-    lines += ["## Scope", "", *_markdown_value(verdict.scope), "", "## Evidence", "",
-              *_markdown_value(verdict.evidence), "", "## Reproduce", "", "```",
-              cert["reproduce"], "```", "",
-              f"Generated {cert['generated']['date']} at commit {cert['generated']['commit']} "
-              f"in {verdict.seconds:.1f} s.", ""]
+    lines += [
+        "## Scope",
+        "",
+        *_markdown_value(verdict.scope),
+        "",
+        "## Evidence",
+        "",
+        *_markdown_value(verdict.evidence),
+        "",
+        "## Reproduce",
+        "",
+        "```",
+        cert["reproduce"],
+        "```",
+        "",
+        f"Generated {cert['generated']['date']} at commit {cert['generated']['commit']} "
+        f"in {verdict.seconds:.1f} s.",
+        "",
+    ]
     return "\n".join(lines)
 
 

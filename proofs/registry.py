@@ -57,8 +57,9 @@ class Verdict:
         return cls("verified", scope, evidence)
 
     @classmethod
-    def refuted(cls, scope: dict[str, Any], evidence: dict[str, Any],
-                corrected_statement: str | None = None) -> Verdict:
+    def refuted(
+        cls, scope: dict[str, Any], evidence: dict[str, Any], corrected_statement: str | None = None
+    ) -> Verdict:
         return cls("refuted", scope, evidence, corrected_statement=corrected_statement)
 
     @classmethod
@@ -91,7 +92,9 @@ class Claim:
 _CLAIMS: dict[str, Claim] = {}
 
 
-def claim(claim_id: str, *, game: str, statement: str) -> Callable[[Callable[..., Verdict]], Callable[..., Verdict]]:
+def claim(
+    claim_id: str, *, game: str, statement: str
+) -> Callable[[Callable[..., Verdict]], Callable[..., Verdict]]:
     """Decorator registering a check function under ``claim_id``."""
 
     def decorate(check: Callable[..., Verdict]) -> Callable[..., Verdict]:

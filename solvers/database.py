@@ -55,8 +55,12 @@ class SolutionDatabase:
     def _params(game: Game[Any, Any]) -> str:
         return json.dumps(game.parameters, sort_keys=True, default=str)
 
-    def store(self, game: Game[Any, Any], rows: Iterable[tuple[Hashable, Outcome, int | None]],
-              solver: str) -> int:
+    def store(
+        self,
+        game: Game[Any, Any],
+        rows: Iterable[tuple[Hashable, Outcome, int | None]],
+        solver: str,
+    ) -> int:
         """Store ``(key, outcome, remoteness)`` rows; returns how many were written."""
         params = self._params(game)
         data = [(game.name, params, key_text(k), int(o), r, solver) for k, o, r in rows]
@@ -84,9 +88,12 @@ class SolutionDatabase:
     def count(self, game: Game[Any, Any] | None = None) -> int:
         if game is None:
             return int(self.connection.execute("SELECT COUNT(*) FROM solutions").fetchone()[0])
-        return int(self.connection.execute(
-            "SELECT COUNT(*) FROM solutions WHERE game=? AND params=?",
-            (game.name, self._params(game))).fetchone()[0])
+        return int(
+            self.connection.execute(
+                "SELECT COUNT(*) FROM solutions WHERE game=? AND params=?",
+                (game.name, self._params(game)),
+            ).fetchone()[0]
+        )
 
     def close(self) -> None:
         self.connection.close()

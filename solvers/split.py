@@ -21,8 +21,9 @@ from solvers.result import MoveValue, SolveResult
 from solvers.retrograde import ProgressCallback, best_move_values
 
 
-def _solve_child(game: Game[Any, Any], child: Any, remoteness: bool, symmetry: bool,
-                 tt_entries: int) -> tuple[int, int | None, int]:
+def _solve_child(
+    game: Game[Any, Any], child: Any, remoteness: bool, symmetry: bool, tt_entries: int
+) -> tuple[int, int | None, int]:
     searcher = AlphaBeta(game, tt_entries=tt_entries, symmetry=symmetry, remoteness=remoteness)
     result = searcher.solve(child)
     return int(result.outcome), result.remoteness, result.positions
@@ -49,15 +50,28 @@ def solve_by_openings(
     mover = game.to_move(position)
     terminal = game.result(position)
     if terminal is not None:
-        return SolveResult(game.name, dict(game.parameters), game.render(position), "split",
-                           terminal, 0, [], [], [], 1, time.perf_counter() - started)
+        return SolveResult(
+            game.name,
+            dict(game.parameters),
+            game.render(position),
+            "split",
+            terminal,
+            0,
+            [],
+            [],
+            [],
+            1,
+            time.perf_counter() - started,
+        )
     moves = list(game.moves(position))
     children = [game.play(position, m) for m in moves]
     known: dict[int, tuple[Outcome, int | None]] = {}
     if database is not None:
         for i, child in enumerate(children):
             found = database.lookup(game, child)
-            if found is not None and (found[1] is not None or not remoteness or found[0] == Outcome.DRAW):
+            if found is not None and (
+                found[1] is not None or not remoteness or found[0] == Outcome.DRAW
+            ):
                 known[i] = found
     todo = [i for i in range(len(children)) if i not in known]
     nodes = 0
@@ -66,24 +80,42 @@ def solve_by_openings(
     outputs: Any = []
     if todo:
         parallel = Parallel(n_jobs=jobs, backend=backend, return_as="generator")
-        outputs = parallel(delayed(_solve_child)(game, children[i], remoteness, symmetry, tt_entries)
-                           for i in todo)
+        outputs = parallel(
+            delayed(_solve_child)(game, children[i], remoteness, symmetry, tt_entries) for i in todo
+        )
     for done, (i, (code, rem, visited)) in enumerate(zip(todo, outputs), start=1):
         nodes += visited
         known[i] = (Outcome(code), rem)
         if database is not None:  # checkpoint at once
-            database.store(game, [(game.canonical_key(children[i]) if symmetry else game.key(children[i]),
-                                   Outcome(code), rem)], solver="alphabeta")
+            database.store(
+                game,
+                [
+                    (
+                        game.canonical_key(children[i]) if symmetry else game.key(children[i]),
+                        Outcome(code),
+                        rem,
+                    )
+                ],
+                solver="alphabeta",
+            )
         if progress:
-            progress({"phase": "openings", "solved": len(children) - len(todo) + done,
-                      "total": len(children)})
+            progress(
+                {
+                    "phase": "openings",
+                    "solved": len(children) - len(todo) + done,
+                    "total": len(children),
+                }
+            )
     values = []
     for i, (move, child) in enumerate(zip(moves, children)):
         outcome, rem = known[i]
         if game.to_move(child) != mover:
             outcome = -outcome
-        values.append(MoveValue(move, game.move_name(position, move), outcome,
-                                None if rem is None else rem + 1))
+        values.append(
+            MoveValue(
+                move, game.move_name(position, move), outcome, None if rem is None else rem + 1
+            )
+        )
     best_outcome = max(v.outcome for v in values)
     same = [v for v in values if v.outcome == best_outcome]
     rems = [v.remoteness for v in same if v.remoteness is not None]
@@ -93,12 +125,28 @@ def solve_by_openings(
         root_rem = min(rems) if best_outcome == Outcome.WIN else max(rems)
     best = best_move_values(values, best_outcome, root_rem)
     if database is not None:
-        database.store(game, [(game.canonical_key(position) if symmetry else game.key(position),
-                               best_outcome, root_rem)], solver="alphabeta")
+        database.store(
+            game,
+            [
+                (
+                    game.canonical_key(position) if symmetry else game.key(position),
+                    best_outcome,
+                    root_rem,
+                )
+            ],
+            solver="alphabeta",
+        )
     return SolveResult(
-        game=game.name, params=dict(game.parameters), position=game.render(position),
-        solver="alphabeta-split", outcome=best_outcome, remoteness=root_rem, moves=values,
-        best_moves=[v.name for v in best], principal_variation=[best[0].name] if best else [],
-        positions=nodes, seconds=time.perf_counter() - started,
+        game=game.name,
+        params=dict(game.parameters),
+        position=game.render(position),
+        solver="alphabeta-split",
+        outcome=best_outcome,
+        remoteness=root_rem,
+        moves=values,
+        best_moves=[v.name for v in best],
+        principal_variation=[best[0].name] if best else [],
+        positions=nodes,
+        seconds=time.perf_counter() - started,
         extra={"jobs": jobs, "backend": backend, "resumed": len(children) - len(todo)},
     )

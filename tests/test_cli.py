@@ -79,7 +79,7 @@ def test_show_lists_legal_moves(capsys: pytest.CaptureFixture[str]) -> None:
 def test_bad_input_gives_one_line_error_and_status_2(
     capsys: pytest.CaptureFixture[str], args: tuple[str, ...], fragment: str
 ) -> None:
-    code, out, err = run(capsys, *args)
+    code, _out, err = run(capsys, *args)
     assert code == 2
     lines = [line for line in err.splitlines() if line.strip()]
     assert len(lines) == 1, err
@@ -89,8 +89,12 @@ def test_bad_input_gives_one_line_error_and_status_2(
 
 
 def test_console_script_errors_without_traceback() -> None:
-    proc = subprocess.run([sys.executable, "-m", "cgt", "solve", "nonsense"],
-                          capture_output=True, text=True, check=False)
+    proc = subprocess.run(
+        [sys.executable, "-m", "cgt", "solve", "nonsense"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert proc.returncode == 2
     assert proc.stderr.strip().startswith("cgt: error: unknown game")
     assert "Traceback" not in proc.stderr

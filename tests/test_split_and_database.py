@@ -14,14 +14,22 @@ from solvers.split import solve_by_openings
 
 
 def summary(result):  # type: ignore[no-untyped-def]
-    return result.outcome, result.remoteness, [(m.name, m.outcome, m.remoteness) for m in result.moves]
+    return (
+        result.outcome,
+        result.remoteness,
+        [(m.name, m.outcome, m.remoteness) for m in result.moves],
+    )
 
 
 def test_two_local_workers_give_the_same_answer_as_one(tmp_path: Path) -> None:
     game = load_game("tictactoe")
     position = game.parse("x../.o./... X")
-    one = solve_by_openings(game, position, jobs=1, database=SolutionDatabase(tmp_path / "a.sqlite"))
-    two = solve_by_openings(game, position, jobs=2, database=SolutionDatabase(tmp_path / "b.sqlite"))
+    one = solve_by_openings(
+        game, position, jobs=1, database=SolutionDatabase(tmp_path / "a.sqlite")
+    )
+    two = solve_by_openings(
+        game, position, jobs=2, database=SolutionDatabase(tmp_path / "b.sqlite")
+    )
     assert summary(one) == summary(two)
     # and both agree with retrograde analysis, the other road
     assert summary(one) == summary(retrograde(game, position).result(position))
@@ -37,8 +45,9 @@ def test_interrupted_solve_resumes_without_losing_finished_openings(tmp_path: Pa
             raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt):
-        solve_by_openings(game, position, database=SolutionDatabase(db_path),
-                          progress=interrupt_after_three)
+        solve_by_openings(
+            game, position, database=SolutionDatabase(db_path), progress=interrupt_after_three
+        )
     database = SolutionDatabase(db_path)
     assert database.count(game) == 3  # the three finished openings were checkpointed
     resumed = solve_by_openings(game, position, database=database)

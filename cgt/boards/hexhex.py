@@ -66,12 +66,12 @@ class HexBoard:
                     j = self.step[j][d]
                 per_direction.append(tuple(ray))
             self.rays.append(per_direction)
-        self.perimeter: tuple[int, ...] = tuple(i for i in range(self.size) if len(self.neighbours[i]) < 6)
+        self.perimeter: tuple[int, ...] = tuple(
+            i for i in range(self.size) if len(self.neighbours[i]) < 6
+        )
         self.perimeter_mask = sum(1 << i for i in self.perimeter)
         self.symmetries: list[tuple[int, ...]] = [self._permutation(s) for s in range(12)]
-        self.inverse_symmetries: list[tuple[int, ...]] = [
-            tuple(sorted(range(self.size), key=lambda i, p=p: p[i])) for p in self.symmetries
-        ]
+        self.inverse_symmetries: list[tuple[int, ...]] = [_inverse(p) for p in self.symmetries]
 
     # ---------------------------------------------------------------- geometry
     def _image(self, q: int, r: int, symmetry: int) -> tuple[int, int]:
@@ -186,20 +186,44 @@ class HexBoard:
         for i in range(self.size):
             x, y = self.center(i)
             face = facecolors[i] if facecolors is not None else "#f3e6c8"
-            ax.add_patch(RegularPolygon((x, y), numVertices=6, radius=1.0, orientation=0.0,
-                                        facecolor=face, edgecolor=edgecolor, linewidth=1.0))
+            ax.add_patch(
+                RegularPolygon(
+                    (x, y),
+                    numVertices=6,
+                    radius=1.0,
+                    orientation=0.0,
+                    facecolor=face,
+                    edgecolor=edgecolor,
+                    linewidth=1.0,
+                )
+            )
             if stones and i in stones:
                 colour = stones[i]
-                ax.add_patch(Circle((x, y), 0.62, facecolor=colour, edgecolor="#222222", linewidth=1.2))
+                ax.add_patch(
+                    Circle((x, y), 0.62, facecolor=colour, edgecolor="#222222", linewidth=1.2)
+                )
             if labels is not None and labels[i]:
-                text_colour = "white" if stones and stones.get(i) in ("black", "#000000", "#111111") else "black"
-                ax.text(x, y, labels[i], ha="center", va="center", fontsize=fontsize, color=text_colour)
+                text_colour = (
+                    "white"
+                    if stones and stones.get(i) in ("black", "#000000", "#111111")
+                    else "black"
+                )
+                ax.text(
+                    x, y, labels[i], ha="center", va="center", fontsize=fontsize, color=text_colour
+                )
         xs = [self.center(i)[0] for i in range(self.size)]
         ys = [self.center(i)[1] for i in range(self.size)]
         ax.set_xlim(min(xs) - 1.2, max(xs) + 1.2)
         ax.set_ylim(min(ys) - 1.3, max(ys) + 1.3)
         ax.set_aspect("equal")
         ax.axis("off")
+
+
+def _inverse(permutation: tuple[int, ...]) -> tuple[int, ...]:
+    inverse = [0] * len(permutation)
+    for i, image in enumerate(permutation):
+        inverse[image] = i
+    return tuple(inverse)
 
 
 @cache

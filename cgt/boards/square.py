@@ -39,7 +39,9 @@ class SquareBoard:
             return r * width + f if 0 <= f < width and 0 <= r < height else None
 
         #: step[i][d]: the cell one step from i in KING_DIRECTIONS[d], or None off the board.
-        self.step: list[list[int | None]] = [[step(i, df, dr) for df, dr in KING_DIRECTIONS] for i in range(self.size)]
+        self.step: list[list[int | None]] = [
+            [step(i, df, dr) for df, dr in KING_DIRECTIONS] for i in range(self.size)
+        ]
         self.orthogonal_neighbours = [tuple(j for j in s[:4] if j is not None) for s in self.step]
         self.king_neighbours = [tuple(j for j in s if j is not None) for s in self.step]
         self.orthogonal_mask = [sum(1 << j for j in nb) for nb in self.orthogonal_neighbours]
@@ -57,13 +59,21 @@ class SquareBoard:
                 per_direction.append(tuple(ray))
             self.rays.append(per_direction)
         self.symmetry_ids: tuple[int, ...] = tuple(range(8)) if width == height else (0, 2, 4, 5)
-        self.symmetries: dict[int, tuple[int, ...]] = {s: self._permutation(s) for s in self.symmetry_ids}
+        self.symmetries: dict[int, tuple[int, ...]] = {
+            s: self._permutation(s) for s in self.symmetry_ids
+        }
 
     def _image(self, f: int, r: int, symmetry: int) -> tuple[int, int]:
         w, h = self.width - 1, self.height - 1
         return {
-            0: (f, r), 1: (r, w - f), 2: (w - f, h - r), 3: (h - r, f),
-            4: (w - f, r), 5: (f, h - r), 6: (r, f), 7: (h - r, w - f),
+            0: (f, r),
+            1: (r, w - f),
+            2: (w - f, h - r),
+            3: (h - r, f),
+            4: (w - f, r),
+            5: (f, h - r),
+            6: (r, f),
+            7: (h - r, w - f),
         }[symmetry]
 
     def _permutation(self, symmetry: int) -> tuple[int, ...]:
@@ -128,8 +138,10 @@ class SquareBoard:
         )
 
     def describe(self, cells: Sequence[int], symbols: str) -> str:
-        lines = [f"{r + 1} " + " ".join(symbols[cells[r * self.width + f]] for f in range(self.width))
-                 for r in reversed(range(self.height))]
+        lines = [
+            f"{r + 1} " + " ".join(symbols[cells[r * self.width + f]] for f in range(self.width))
+            for r in reversed(range(self.height))
+        ]
         lines.append("  " + " ".join(chr(ord("a") + f) for f in range(self.width)))
         return "\n".join(lines)
 
@@ -148,14 +160,20 @@ class SquareBoard:
         for i in range(self.size):
             f, r = i % self.width, i // self.width
             face = facecolors[i] if facecolors is not None else "#f3e6c8"
-            ax.add_patch(Rectangle((f, r), 1, 1, facecolor=face, edgecolor="#444444", linewidth=1.0))
+            ax.add_patch(
+                Rectangle((f, r), 1, 1, facecolor=face, edgecolor="#444444", linewidth=1.0)
+            )
             if stones and i in stones:
-                ax.add_patch(Circle((f + 0.5, r + 0.5), 0.36, facecolor=stones[i], edgecolor="#222222"))
+                ax.add_patch(
+                    Circle((f + 0.5, r + 0.5), 0.36, facecolor=stones[i], edgecolor="#222222")
+                )
             if labels is not None and labels[i]:
                 ax.text(f + 0.5, r + 0.5, labels[i], ha="center", va="center", fontsize=fontsize)
         if coordinates:
             for f in range(self.width):
-                ax.text(f + 0.5, -0.3, chr(ord("a") + f), ha="center", va="center", fontsize=fontsize)
+                ax.text(
+                    f + 0.5, -0.3, chr(ord("a") + f), ha="center", va="center", fontsize=fontsize
+                )
             for r in range(self.height):
                 ax.text(-0.3, r + 0.5, str(r + 1), ha="center", va="center", fontsize=fontsize)
         ax.set_xlim(-0.6, self.width + 0.1)

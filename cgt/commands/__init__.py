@@ -5,9 +5,10 @@ from __future__ import annotations
 import click
 
 
-def COMMANDS() -> list[click.Command]:  # noqa: N802 - a constant-like factory
+def COMMANDS() -> list[click.Command]:
     """The optional sub-commands, imported lazily so ``cgt --help`` stays fast."""
     from cgt.commands.report import report_command
+    from cgt.commands.value import value_command
 
-    commands: list[click.Command] = [report_command]
+    commands: list[click.Command] = [report_command, value_command]
     return commands

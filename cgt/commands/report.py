@@ -12,10 +12,20 @@ from cgt.progress import StderrProgress
 @click.command("report")
 @click.argument("game_name", metavar="GAME|all")
 @click.option("-p", "--param", "params", multiple=True, metavar="KEY=VALUE", help="Game parameter.")
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("reports"),
-              show_default=True, help="Directory of the reports.")
-@click.option("--samples", type=int, default=2000, show_default=True,
-              help="Random games played for the length distribution.")
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("reports"),
+    show_default=True,
+    help="Directory of the reports.",
+)
+@click.option(
+    "--samples",
+    type=int,
+    default=2000,
+    show_default=True,
+    help="Random games played for the length distribution.",
+)
 def report_command(game_name: str, params: tuple[str, ...], out: Path, samples: int) -> None:
     """Solve a board and write its report; 'all' writes every default board and the index."""
     from cgt.cli import parse_params

@@ -23,7 +23,9 @@ OUTCOME_WORDS = {
 }
 
 
-def value_report(game_name: str, params: dict[str, Any], position_text: str | None) -> dict[str, Any]:
+def value_report(
+    game_name: str, params: dict[str, Any], position_text: str | None
+) -> dict[str, Any]:
     """Value of a position as plain data (what ``cgt value --json`` prints).
 
     Raises :class:`cgt.errors.CGTError` subclasses for an unknown game, bad parameters or a
@@ -55,7 +57,9 @@ def value_report(game_name: str, params: dict[str, Any], position_text: str | No
 @click.argument("position", required=False)
 @click.option("-p", "--param", "params", multiple=True, metavar="KEY=VALUE", help="Game parameter.")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON object.")
-def value_command(game_name: str, position: str | None, params: tuple[str, ...], as_json: bool) -> None:
+def value_command(
+    game_name: str, position: str | None, params: tuple[str, ...], as_json: bool
+) -> None:
     """Canonical form (CGSuite notation), outcome class, stops, mean and temperature of a
     position (default: the initial position) of a normal-play game."""
     from cgt.cli import parse_params
@@ -69,7 +73,9 @@ def value_command(game_name: str, position: str | None, params: tuple[str, ...],
     if "grundy" in report:
         click.echo(f"  grundy       {report['grundy']}")
     click.echo(f"  outcome      {report['outcome']} ({OUTCOME_WORDS[report['outcome']]})")
-    click.echo(f"  stops        {report['left_stop']} (Left first), {report['right_stop']} (Right first)")
+    click.echo(
+        f"  stops        {report['left_stop']} (Left first), {report['right_stop']} (Right first)"
+    )
     click.echo(f"  mean         {report['mean']}")
     click.echo(f"  temperature  {report['temperature']}")
     click.echo(f"  birthday     {report['birthday']}")

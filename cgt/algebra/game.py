@@ -1,0 +1,595 @@
+"""Short partizan games in canonical form, interned so that a value is an integer id.
+
+Why this design (after CGSuite's, re-derived from the theory in Siegel's *Combinatorial Game
+Theory* and *Lessons in Play*; no code copied):
+
+* Every canonical form is stored exactly once, in a table from ``(left option ids, right option
+  ids)`` to an id. Two canonical forms are equal as games iff they are the same form, so game
+  equality is an integer comparison and every operation can be cached on ids.
+* Values of the form ``x + n.^ + *m`` (a number plus ups plus a nimber, called *uptimal* here)
+  carry that triple; sums and comparisons of two of them never look at options.
+* Numbers are dyadic rationals (:class:`fractions.Fraction`); their canonical forms are built
+  directly by the simplest-number rule.
+* Sums with a number use the number translation theorem: for ``G`` not a number,
+  ``G + x = {G^L + x | G^R + x}`` is already canonical.
+* Comparisons with a number use number avoidance: for ``G`` not a number,
+  ``G >= x`` iff no ``G^R <= x``.
+
+The fast paths can be switched off (:func:`set_fast_paths`) so that tests can check them
+against the plain definitions.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterable
+from fractions import Fraction
+from typing import Union
+
+Uptimal = tuple[Fraction, int, int]
+"""``(x, n, m)`` standing for ``x + n.^ + *m``."""
+
+# ------------------------------------------------------------------ the interned table
+_left: list[tuple[int, ...]] = []
+_right: list[tuple[int, ...]] = []
+_number: list[Fraction | None] = []
+_uptimal: list[Uptimal | None] = []
+_index: dict[tuple[tuple[int, ...], tuple[int, ...]], int] = {}
+_number_index: dict[Fraction, int] = {}
+_uptimal_index: dict[Uptimal, int] = {}
+
+# ------------------------------------------------------------------ operation caches
+_le_cache: dict[tuple[int, int], bool] = {}
+_sum_cache: dict[tuple[int, int], int] = {}
+_neg_cache: dict[int, int] = {}
+_birthday_cache: dict[int, int] = {}
+
+_fast_paths = True
+
+if sys.getrecursionlimit() < 20000:
+    # Sums and comparisons recurse once per birthday level of each operand; deep games
+    # (long sums of components) need more than Python's default of 1000 frames.
+    sys.setrecursionlimit(20000)
+
+
+def set_fast_paths(enabled: bool) -> bool:
+    """Switch the number/uptimal shortcuts on or off; returns the previous setting.
+
+    Used by tests to compare the shortcuts with the plain recursive definitions. The
+    operation caches are cleared because entries computed either way must agree anyway,
+    but a test wants to exercise the code path it selected.
+    """
+    global _fast_paths
+    previous = _fast_paths
+    _fast_paths = enabled
+    clear_caches()
+    return previous
+
+
+def clear_caches() -> None:
+    """Forget cached operation results (the interned table itself is kept)."""
+    _le_cache.clear()
+    _sum_cache.clear()
+    _neg_cache.clear()
+
+
+def table_size() -> int:
+    """Number of distinct canonical forms created so far."""
+    return len(_left)
+
+
+def _intern(left: Iterable[int], right: Iterable[int], tag: Uptimal | None = None) -> int:
+    """Id of the form ``{left | right}``, which the caller guarantees is canonical."""
+    key = (tuple(sorted(set(left))), tuple(sorted(set(right))))
+    found = _index.get(key)
+    if found is not None:
+        return found
+    if tag is None:
+        # may intern smaller forms (the options of a candidate), so it runs before this
+        # form takes the next id
+        tag = _recognise(key[0], key[1])
+        found = _index.get(key)
+        if found is not None:
+            return found
+    new_id = len(_left)
+    _left.append(key[0])
+    _right.append(key[1])
+    _index[key] = new_id
+    if tag is not None and tag[1] == 0 and tag[2] == 0:
+        _number.append(tag[0])
+        _number_index.setdefault(tag[0], new_id)
+    else:
+        _number.append(None)
+    _uptimal.append(tag)
+    if tag is not None:
+        _uptimal_index.setdefault(tag, new_id)
+    return new_id
+
+
+def _recognise(left: tuple[int, ...], right: tuple[int, ...]) -> Uptimal | None:
+    """The uptimal triple of a new canonical form, if it is one (``None`` otherwise).
+
+    Canonical numbers are exactly the forms whose options are numbers with every left option
+    below every right option. For the others a candidate triple is read off the shape of the
+    options and confirmed by comparing with the known canonical form of that triple.
+    """
+    options = left + right
+    if all(_number[g] is not None for g in options):
+        lo = max((_number[g] for g in left), default=None)  # type: ignore[type-var]
+        hi = min((_number[g] for g in right), default=None)  # type: ignore[type-var]
+        if lo is None or hi is None or lo < hi:
+            return (simplest_number_between(lo, hi), 0, 0)
+    tags = [_uptimal[g] for g in options]
+    if not options or any(t is None for t in tags):
+        return None
+    base = tags[0][0]  # type: ignore[index]
+    if any(t[0] != base for t in tags):  # type: ignore[index]
+        return None
+    candidates: list[Uptimal] = []
+    if left == right:
+        candidates.append((base, 0, len(left)))
+    if len(left) == 1 and len(right) == 1:
+        low, high = _uptimal[left[0]], _uptimal[right[0]]
+        assert low is not None and high is not None
+        if low[1:] == (0, 0) and high[1] >= 0:
+            candidates.append((base, high[1] + 1, high[2] ^ 1))
+        if high[1:] == (0, 0) and low[1] <= 0:
+            candidates.append((base, low[1] - 1, low[2] ^ 1))
+    if len(left) == 2 and len(right) == 1:
+        candidates.append((base, 1, 1))
+    if len(left) == 1 and len(right) == 2:
+        candidates.append((base, -1, 1))
+    for candidate in candidates:
+        if _uptimal_shape(candidate) == (left, right):
+            return candidate
+    return None
+
+
+# ------------------------------------------------------------------ numbers and uptimals
+def simplest_number_between(lo: Fraction | None, hi: Fraction | None) -> Fraction:
+    """The simplest dyadic number strictly between ``lo`` and ``hi`` (``None``: unbounded)."""
+    if lo is not None and hi is not None and lo >= hi:
+        raise ValueError(f"no number lies strictly between {lo} and {hi}")
+    if (lo is None or lo < 0) and (hi is None or hi > 0):
+        return Fraction(0)
+    if lo is not None and lo >= 0:
+        candidate = Fraction(lo.numerator // lo.denominator + 1)
+        if hi is None or candidate < hi:
+            return candidate
+    if hi is not None and hi <= 0:
+        candidate = Fraction(-((-hi.numerator) // hi.denominator) - 1)
+        if lo is None or candidate > lo:
+            return candidate
+    assert lo is not None and hi is not None
+    denominator = 2
+    while True:
+        numerator = (lo * denominator).__floor__() + 1
+        if Fraction(numerator, denominator) < hi:
+            return Fraction(numerator, denominator)
+        denominator *= 2
+
+
+def is_dyadic(x: Fraction) -> bool:
+    """True when ``x`` has a power of two as denominator (the only short-game numbers)."""
+    d = x.denominator
+    return d & (d - 1) == 0
+
+
+def number_id(x: Fraction | int) -> int:
+    """Id of the canonical form of the dyadic number ``x``."""
+    x = Fraction(x)
+    found = _number_index.get(x)
+    if found is not None:
+        return found
+    if not is_dyadic(x):
+        raise ValueError(f"{x} is not a dyadic rational, so it is not a short game")
+    if x.denominator == 1:
+        if x == 0:
+            return _intern((), (), (x, 0, 0))
+        if x > 0:
+            return _intern((number_id(x - 1),), (), (x, 0, 0))
+        return _intern((), (number_id(x + 1),), (x, 0, 0))
+    step = Fraction(1, x.denominator)
+    return _intern((number_id(x - step),), (number_id(x + step),), (x, 0, 0))
+
+
+def _uptimal_shape(triple: Uptimal) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Option ids of the canonical form of ``x + n.^ + *m``.
+
+    ``*m = {*0..*(m-1) | *0..*(m-1)}``; for ``n >= 1``, ``n.^ + *m = {0 | (n-1).^ + *(m^1)}``
+    except ``^* = {0, * | 0}``; negative ``n`` by symmetry; the number ``x`` is added to every
+    option (number translation).
+    """
+    x, n, m = triple
+    if n == 0:
+        stars = tuple(sorted(uptimal_id((x, 0, j)) for j in range(m)))
+        return stars, stars
+    if n > 0:
+        if (n, m) == (1, 1):
+            return tuple(sorted((number_id(x), uptimal_id((x, 0, 1))))), (number_id(x),)
+        return (number_id(x),), (uptimal_id((x, n - 1, m ^ 1)),)
+    left, right = _uptimal_shape((-x, -n, m))
+    return tuple(sorted(negate_id(g) for g in right)), tuple(sorted(negate_id(g) for g in left))
+
+
+def uptimal_id(triple: Uptimal) -> int:
+    """Id of the canonical form of ``x + n.^ + *m``."""
+    found = _uptimal_index.get(triple)
+    if found is not None:
+        return found
+    x, n, m = triple
+    if n == 0 and m == 0:
+        return number_id(x)
+    left, right = _uptimal_shape(triple)
+    return _intern(left, right, triple)
+
+
+def _uptimal_sign(triple: Uptimal) -> int | None:
+    """Sign of ``x + n.^ + *m``: 1, 0, -1, or ``None`` when it is confused with zero."""
+    x, n, m = triple
+    if x != 0:
+        return 1 if x > 0 else -1
+    if m == 0:
+        return (n > 0) - (n < 0)
+    if n == 0 or (m == 1 and abs(n) == 1):
+        return None  # *m and ^*, v* are confused with 0
+    return 1 if n > 0 else -1
+
+
+# ------------------------------------------------------------------ the operations
+def negate_id(g: int) -> int:
+    """Id of ``-G``: swap the roles of Left and Right everywhere."""
+    found = _neg_cache.get(g)
+    if found is not None:
+        return found
+    tag = _uptimal[g]
+    if _fast_paths and tag is not None:
+        result = uptimal_id((-tag[0], -tag[1], tag[2]))
+    else:
+        neg_tag = None if tag is None else (-tag[0], -tag[1], tag[2])
+        result = _intern(
+            [negate_id(r) for r in _right[g]], [negate_id(x) for x in _left[g]], neg_tag
+        )
+    _neg_cache[g] = result
+    _neg_cache[result] = g
+    return result
+
+
+def le_id(g: int, h: int) -> bool:
+    """``G <= H``: Left, moving second in ``H - G``, wins (no ``G^L >= H``, no ``H^R <= G``)."""
+    if g == h:
+        return True
+    key = (g, h)
+    found = _le_cache.get(key)
+    if found is not None:
+        return found
+    result: bool
+    tg, th = _uptimal[g], _uptimal[h]
+    if _fast_paths and tg is not None and th is not None:
+        sign = _uptimal_sign((tg[0] - th[0], tg[1] - th[1], tg[2] ^ th[2]))
+        result = sign is not None and sign <= 0
+    elif _fast_paths and _number[g] is not None:
+        # number avoidance: x <= H iff no H^R <= x
+        result = not any(le_id(hr, g) for hr in _right[h])
+    elif _fast_paths and _number[h] is not None:
+        result = not any(le_id(h, gl) for gl in _left[g])
+    else:
+        result = not any(le_id(h, gl) for gl in _left[g]) and not any(
+            le_id(hr, g) for hr in _right[h]
+        )
+    _le_cache[key] = result
+    return result
+
+
+def add_id(g: int, h: int) -> int:
+    """Id of ``G + H`` (the disjunctive sum)."""
+    if g > h:
+        g, h = h, g
+    key = (g, h)
+    found = _sum_cache.get(key)
+    if found is not None:
+        return found
+    tg, th = _uptimal[g], _uptimal[h]
+    if _fast_paths and tg is not None and th is not None:
+        result = uptimal_id((tg[0] + th[0], tg[1] + th[1], tg[2] ^ th[2]))
+    elif _fast_paths and (_number[g] is not None or _number[h] is not None):
+        x, other = (g, h) if _number[g] is not None else (h, g)
+        # number translation: {G^L + x | G^R + x} is canonical when G is not a number
+        result = _intern(
+            [add_id(x, gl) for gl in _left[other]], [add_id(x, gr) for gr in _right[other]]
+        )
+    else:
+        result = canonical_id(
+            [add_id(gl, h) for gl in _left[g]] + [add_id(g, hl) for hl in _left[h]],
+            [add_id(gr, h) for gr in _right[g]] + [add_id(g, hr) for hr in _right[h]],
+        )
+    _sum_cache[key] = result
+    return result
+
+
+def _pending_le(left: list[int], right: list[int], x: int) -> bool:
+    """``{left | right} <= X`` for a form not yet in canonical form."""
+    return not any(le_id(x, gl) for gl in left) and not any(
+        _le_pending(xr, left, right) for xr in _right[x]
+    )
+
+
+def _le_pending(x: int, left: list[int], right: list[int]) -> bool:
+    """``X <= {left | right}`` for a form not yet in canonical form."""
+    return not any(_pending_le(left, right, xl) for xl in _left[x]) and not any(
+        le_id(gr, x) for gr in right
+    )
+
+
+def canonical_id(left: Iterable[int], right: Iterable[int]) -> int:
+    """Id of the canonical form of ``{left | right}`` whose options are canonical ids.
+
+    The standard reduction: delete dominated options, bypass reversible ones, repeat until
+    neither applies; the result is the unique simplest form of the value.
+    """
+    lefts = sorted(set(left))
+    rights = sorted(set(right))
+    if _fast_paths and all(_number[g] is not None for g in lefts + rights):
+        lo = max((_number[g] for g in lefts), default=None)  # type: ignore[type-var]
+        hi = min((_number[g] for g in rights), default=None)  # type: ignore[type-var]
+        if lo is None or hi is None or lo < hi:
+            return number_id(simplest_number_between(lo, hi))
+    while True:
+        lefts = [a for a in lefts if not any(b != a and le_id(a, b) for b in lefts)]
+        rights = [a for a in rights if not any(b != a and le_id(b, a) for b in rights)]
+        changed = False
+        for i, gl in enumerate(lefts):
+            for glr in _right[gl]:
+                if _le_pending(glr, lefts, rights):
+                    lefts = sorted(set(lefts[:i] + lefts[i + 1 :] + list(_left[glr])))
+                    changed = True
+                    break
+            if changed:
+                break
+        if not changed:
+            for i, gr in enumerate(rights):
+                for grl in _left[gr]:
+                    if _pending_le(lefts, rights, grl):
+                        rights = sorted(set(rights[:i] + rights[i + 1 :] + list(_right[grl])))
+                        changed = True
+                        break
+                if changed:
+                    break
+        if not changed:
+            return _intern(lefts, rights)
+
+
+def birthday_id(g: int) -> int:
+    """Birthday: 0 for ``0``, else one more than the largest birthday of an option."""
+    found = _birthday_cache.get(g)
+    if found is None:
+        found = 1 + max((birthday_id(o) for o in _left[g] + _right[g]), default=-1)
+        _birthday_cache[g] = found
+    return found
+
+
+def left_options_id(g: int) -> tuple[int, ...]:
+    return _left[g]
+
+
+def right_options_id(g: int) -> tuple[int, ...]:
+    return _right[g]
+
+
+def number_of_id(g: int) -> Fraction | None:
+    return _number[g]
+
+
+def uptimal_of_id(g: int) -> Uptimal | None:
+    return _uptimal[g]
+
+
+ZERO_ID = number_id(0)
+
+Coercible = Union["CanonicalForm", int, Fraction]
+
+
+class CanonicalForm:
+    """A short partizan game in canonical form; equality is game equality.
+
+    The partial order is the game order: ``G <= H`` iff Left wins ``H - G`` moving second.
+    Two games may be neither ``<=`` nor ``>=`` (confused, see :meth:`confused_with`).
+    """
+
+    __slots__ = ("id",)
+
+    def __init__(self, node_id: int) -> None:
+        self.id = node_id
+
+    # ----------------------------------------------------------- construction
+    @staticmethod
+    def from_options(left: Iterable[Coercible], right: Iterable[Coercible]) -> CanonicalForm:
+        """Canonical form of ``{left | right}`` (options: games or dyadic numbers)."""
+        return CanonicalForm(
+            canonical_id([coerce(g).id for g in left], [coerce(g).id for g in right])
+        )
+
+    @staticmethod
+    def number(x: int | Fraction | str) -> CanonicalForm:
+        """The dyadic number ``x`` (``"3/4"`` accepted)."""
+        return CanonicalForm(number_id(Fraction(x)))
+
+    @staticmethod
+    def nimber(m: int) -> CanonicalForm:
+        """``*m``: both players may move to any smaller nimber."""
+        if m < 0:
+            raise ValueError("nimbers are indexed by non-negative integers")
+        return CanonicalForm(uptimal_id((Fraction(0), 0, m)))
+
+    @staticmethod
+    def uptimal(x: int | Fraction = 0, ups: int = 0, star: int = 0) -> CanonicalForm:
+        """``x + ups.^ + *star``."""
+        return CanonicalForm(uptimal_id((Fraction(x), ups, star)))
+
+    # ----------------------------------------------------------- structure
+    @property
+    def left_options(self) -> tuple[CanonicalForm, ...]:
+        return tuple(CanonicalForm(g) for g in _left[self.id])
+
+    @property
+    def right_options(self) -> tuple[CanonicalForm, ...]:
+        return tuple(CanonicalForm(g) for g in _right[self.id])
+
+    def is_number(self) -> bool:
+        return _number[self.id] is not None
+
+    def is_integer(self) -> bool:
+        x = _number[self.id]
+        return x is not None and x.denominator == 1
+
+    def is_nimber(self) -> bool:
+        tag = _uptimal[self.id]
+        return tag is not None and tag[0] == 0 and tag[1] == 0
+
+    def is_uptimal(self) -> bool:
+        """True for ``x + n.^ + *m`` (numbers, nimbers, ups and their sums)."""
+        return _uptimal[self.id] is not None
+
+    def number_value(self) -> Fraction | None:
+        """The number this game equals, or ``None``."""
+        return _number[self.id]
+
+    def uptimal_value(self) -> Uptimal | None:
+        """``(x, n, m)`` when the game equals ``x + n.^ + *m``, else ``None``."""
+        return _uptimal[self.id]
+
+    def nim_value(self) -> int | None:
+        """``m`` when the game is ``*m``, else ``None``."""
+        tag = _uptimal[self.id]
+        return tag[2] if tag is not None and tag[0] == 0 and tag[1] == 0 else None
+
+    def birthday(self) -> int:
+        return birthday_id(self.id)
+
+    def is_all_small(self) -> bool:
+        """Every subposition has Left options iff it has Right options (infinitesimal family)."""
+        seen: set[int] = set()
+        stack = [self.id]
+        while stack:
+            g = stack.pop()
+            if g in seen:
+                continue
+            seen.add(g)
+            if bool(_left[g]) != bool(_right[g]):
+                return False
+            stack.extend(_left[g] + _right[g])
+        return True
+
+    # ----------------------------------------------------------- algebra
+    def __add__(self, other: Coercible) -> CanonicalForm:
+        return CanonicalForm(add_id(self.id, coerce(other).id))
+
+    __radd__ = __add__
+
+    def __neg__(self) -> CanonicalForm:
+        return CanonicalForm(negate_id(self.id))
+
+    def __sub__(self, other: Coercible) -> CanonicalForm:
+        return CanonicalForm(add_id(self.id, negate_id(coerce(other).id)))
+
+    def __rsub__(self, other: Coercible) -> CanonicalForm:
+        return coerce(other) - self
+
+    def __mul__(self, count: int) -> CanonicalForm:
+        """``G + G + ... + G`` (``count`` copies; negative counts copy ``-G``)."""
+        if not isinstance(count, int):
+            return NotImplemented
+        base = self if count >= 0 else -self
+        total = CanonicalForm(ZERO_ID)
+        for _ in range(abs(count)):
+            total = total + base
+        return total
+
+    __rmul__ = __mul__
+
+    # ----------------------------------------------------------- order
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, CanonicalForm):
+            return self.id == other.id
+        if isinstance(other, int | Fraction):
+            return _number[self.id] == other
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self.id)
+
+    def __le__(self, other: Coercible) -> bool:
+        return le_id(self.id, coerce(other).id)
+
+    def __ge__(self, other: Coercible) -> bool:
+        return le_id(coerce(other).id, self.id)
+
+    def __lt__(self, other: Coercible) -> bool:
+        o = coerce(other).id
+        return le_id(self.id, o) and not le_id(o, self.id)
+
+    def __gt__(self, other: Coercible) -> bool:
+        o = coerce(other).id
+        return le_id(o, self.id) and not le_id(self.id, o)
+
+    def confused_with(self, other: Coercible) -> bool:
+        """``G || H``: neither ``G <= H`` nor ``G >= H`` (the first player wins ``G - H``)."""
+        o = coerce(other).id
+        return not le_id(self.id, o) and not le_id(o, self.id)
+
+    def outcome(self) -> str:
+        """Outcome class: ``L`` (Left wins), ``R``, ``N`` (first player), ``P`` (second)."""
+        ge_zero = le_id(ZERO_ID, self.id)
+        le_zero = le_id(self.id, ZERO_ID)
+        if ge_zero and le_zero:
+            return "P"
+        if ge_zero:
+            return "L"
+        if le_zero:
+            return "R"
+        return "N"
+
+    # ----------------------------------------------------------- printing
+    def __str__(self) -> str:
+        from cgt.algebra.notation import format_game
+
+        return format_game(self)
+
+    def __repr__(self) -> str:
+        return f"CanonicalForm({str(self)!r})"
+
+    # ----------------------------------------------------------- temperature theory
+    def left_stop(self) -> Fraction:
+        from cgt.algebra.thermograph import left_stop
+
+        return left_stop(self)
+
+    def right_stop(self) -> Fraction:
+        from cgt.algebra.thermograph import right_stop
+
+        return right_stop(self)
+
+    def mean(self) -> Fraction:
+        from cgt.algebra.thermograph import thermograph
+
+        return thermograph(self).mast
+
+    def temperature(self) -> Fraction:
+        from cgt.algebra.thermograph import thermograph
+
+        return thermograph(self).temperature
+
+
+def coerce(value: Coercible) -> CanonicalForm:
+    """A game from a game, an ``int`` or a dyadic ``Fraction``."""
+    if isinstance(value, CanonicalForm):
+        return value
+    if isinstance(value, bool) or not isinstance(value, int | Fraction):
+        raise TypeError(f"cannot use {value!r} as a game")
+    return CanonicalForm(number_id(Fraction(value)))
+
+
+ZERO = CanonicalForm(ZERO_ID)
+STAR = CanonicalForm.nimber(1)
+UP = CanonicalForm.uptimal(0, 1, 0)
+DOWN = -UP

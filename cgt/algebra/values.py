@@ -1,0 +1,82 @@
+"""CGT values of positions of protocol games (normal play).
+
+A partizan position's value is ``{Left options | Right options}``: Left's options are the
+positions after player 0 moves from ``game.with_to_move(position, 0)``, Right's after player 1
+moves from ``game.with_to_move(position, 1)``. When the game splits a position into
+independent components (``game.components``), the value is the sum of theirs, and each
+component is looked up by its symmetry-normalised key (``game.canonical_key``) with the
+side to move fixed, so equal regions anywhere on any board are computed once.
+An impartial position's value is the nimber ``*g`` of its Grundy value.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from typing import Any
+
+from cgt.algebra.game import ZERO_ID, CanonicalForm, add_id, canonical_id
+from cgt.algebra.impartial import GrundyCalculator
+from cgt.errors import ParameterError
+
+
+class ValueCalculator:
+    """Canonical values of positions of one game instance, with a table by canonical key."""
+
+    def __init__(self, game: Any) -> None:
+        self.game = game
+        self.table: dict[Hashable, int] = {}
+        self.grundy = GrundyCalculator(game) if getattr(game, "impartial", False) else None
+        self.evaluated = 0  # positions whose options were expanded (for benchmarks)
+
+    def _normalised(self, position: Any) -> Any:
+        try:
+            return self.game.with_to_move(position, 0)
+        except NotImplementedError:
+            raise ParameterError(
+                f"game {self.game.name} cannot give both players' options (no with_to_move)"
+            ) from None
+
+    def __call__(self, position: Any) -> CanonicalForm:
+        if self.grundy is not None:
+            return CanonicalForm.nimber(self.grundy(position))
+        return CanonicalForm(self.value_id(position))
+
+    def value_id(self, position: Any) -> int:
+        position = self._normalised(position)
+        key = self.game.canonical_key(position)
+        found = self.table.get(key)
+        if found is not None:
+            return found
+        parts = self.game.components(position)
+        if parts is not None and not (
+            len(parts) == 1 and self.game.canonical_key(self._normalised(parts[0])) == key
+        ):
+            value = ZERO_ID
+            for part in parts:
+                value = add_id(value, self.value_id(part))
+        else:
+            self.evaluated += 1
+            value = canonical_id(
+                [self.value_id(child) for child in self._options(position, 0)],
+                [self.value_id(child) for child in self._options(position, 1)],
+            )
+        self.table[key] = value
+        return value
+
+    def _options(self, position: Any, player: int) -> list[Any]:
+        mover = self.game.with_to_move(position, player)
+        moves = self.game.moves(mover)
+        if moves and self.game.result(mover) is not None:
+            raise ParameterError(f"game {self.game.name} is not a normal-play game")
+        return [self.game.play(mover, move) for move in moves]
+
+
+def value_of(game: Any, position: Any = None) -> CanonicalForm:
+    """Canonical CGT value of ``position`` (default: the initial position) of ``game``.
+
+    Impartial games give the nimber of the Grundy value; partizan games need
+    ``game.with_to_move``.
+    """
+    if position is None:
+        position = game.initial_position()
+    return ValueCalculator(game)(position)

@@ -1,0 +1,128 @@
+"""Temperature theory against hand computations from the definitions (Siegel ch. II)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cgt.algebra import (
+    STAR,
+    UP,
+    ZERO,
+    CanonicalForm,
+    atomic_weight,
+    cool,
+    heat,
+    parse_game,
+    reduced_canonical_form,
+    thermograph,
+)
+from cgt.errors import ParameterError
+
+F = Fraction
+
+
+@pytest.mark.parametrize(
+    ("text", "left", "right", "mean", "temperature"),
+    [
+        ("+-1", 1, -1, 0, 1),
+        ("{2|-1/2}", 2, F(-1, 2), F(3, 4), F(5, 4)),  # 2 - t = -1/2 + t at t = 5/4
+        ("{3||2|1}", 3, 2, F(9, 4), F(3, 4)),  # 3 - t meets 3/2 + t (after {2|1} freezes)
+        ("{1|0}", 1, 0, F(1, 2), F(1, 2)),
+        ("^", 0, 0, 0, 0),
+        ("*", 0, 0, 0, 0),
+        ("1/2", F(1, 2), F(1, 2), F(1, 2), F(-1, 2)),
+        ("3", 3, 3, 3, -1),
+        ("3/8", F(3, 8), F(3, 8), F(3, 8), F(-1, 8)),
+    ],
+)
+def test_stops_mean_temperature(text: str, left: F, right: F, mean: F, temperature: F) -> None:
+    game = parse_game(text)
+    assert (game.left_stop(), game.right_stop()) == (left, right)
+    assert (game.mean(), game.temperature()) == (mean, temperature)
+
+
+def test_thermograph_walls_of_a_switch() -> None:
+    graph = thermograph(parse_game("{2|-1/2}"))
+    assert graph.left_wall(0) == 2 and graph.right_wall(0) == F(-1, 2)
+    assert graph.left_wall(1) == 1 and graph.right_wall(1) == F(1, 2)
+    assert graph.left_wall(5) == graph.right_wall(5) == F(3, 4)
+
+
+def test_cooling_and_heating() -> None:
+    assert cool(parse_game("+-1"), 1) == STAR  # {1-1 | -1+1}
+    assert cool(parse_game("+-1"), F(1, 2)) == parse_game("+-1/2")
+    assert cool(parse_game("+-1"), 2) == ZERO  # frozen at the mean
+    assert cool(parse_game("{2|-1/2}"), 2) == CanonicalForm.number(F(3, 4))
+    assert cool(parse_game("7/4"), 3) == parse_game("7/4")  # numbers do not cool
+    assert heat(STAR, 1) == parse_game("+-1")
+    assert heat(cool(parse_game("+-3"), 1), 1) == parse_game("+-3")
+    with pytest.raises(ParameterError):
+        cool(STAR, F(1, 3))
+
+
+def test_atomic_weights() -> None:
+    assert atomic_weight(UP) == 1
+    assert atomic_weight(STAR) == 0
+    assert atomic_weight(parse_game("^^*")) == 2
+    assert atomic_weight(parse_game("v*")) == -1
+    with pytest.raises(ParameterError):
+        atomic_weight(parse_game("+-1"))
+
+
+def test_reduced_canonical_form() -> None:
+    assert reduced_canonical_form(UP) == ZERO
+    assert reduced_canonical_form(parse_game("1*")) == 1
+    assert reduced_canonical_form(parse_game("{2|^}")) == parse_game("{2|0}")
+    assert reduced_canonical_form(parse_game("+-1")) == parse_game("+-1")
+    assert reduced_canonical_form(parse_game("{1*|-1*}")) == parse_game("+-1")
+
+
+def _games_from(texts: list[str]) -> st.SearchStrategy[CanonicalForm]:
+    base = st.sampled_from([parse_game(t) for t in texts])
+    return st.recursive(
+        base,
+        lambda children: st.builds(
+            lambda a, b: CanonicalForm.from_options(a, b),
+            st.lists(children, min_size=1, max_size=2),
+            st.lists(children, min_size=1, max_size=2),
+        ),
+        max_leaves=6,
+    )
+
+
+partizan_games = _games_from(["0", "1", "-1", "1/2", "*", "2", "-3/2"])
+all_small_games = _games_from(["0", "*", "^", "v"])
+
+
+@settings(max_examples=80, deadline=None)
+@given(partizan_games)
+def test_thermograph_is_consistent_with_stops(game: CanonicalForm) -> None:
+    graph = thermograph(game)
+    assert graph.left_wall(0) == game.left_stop()
+    assert graph.right_wall(0) == game.right_stop()
+    above = max(graph.temperature, F(0)) + 1
+    assert graph.left_wall(above) == graph.right_wall(above) == game.mean()
+    assert game.right_stop() <= game.mean() <= game.left_stop()
+
+
+@settings(max_examples=40, deadline=None)
+@given(partizan_games, partizan_games)
+def test_mean_is_additive(a: CanonicalForm, b: CanonicalForm) -> None:
+    assert (a + b).mean() == a.mean() + b.mean()
+
+
+@settings(max_examples=40, deadline=None)
+@given(all_small_games, all_small_games)
+def test_atomic_weight_is_additive(a: CanonicalForm, b: CanonicalForm) -> None:
+    assert atomic_weight(a + b) == atomic_weight(a) + atomic_weight(b)
+
+
+@settings(max_examples=40, deadline=None)
+@given(partizan_games)
+def test_reduced_form_differs_by_an_infinitesimal(game: CanonicalForm) -> None:
+    difference = game - reduced_canonical_form(game)
+    assert difference.left_stop() == 0 and difference.right_stop() == 0
