@@ -234,7 +234,7 @@ def solve_command(
     click.echo(f"position:   {data['position']}")
     click.echo(f"solver:     {data['solver']}")
     rem = "-" if data["remoteness"] is None else data["remoteness"]
-    click.echo(f"winner:     {data['winner']} (first = {first}, to move); remoteness {rem}")
+    click.echo(f"winner:     {data['winner']} player ({first} is to move); remoteness {rem}")
     click.echo(f"positions:  {data['positions']:,}   time: {data['seconds']:.3f} s")
     if data["principal_variation"]:
         click.echo(f"perfect play: {' '.join(data['principal_variation'])}")
