@@ -234,7 +234,8 @@ def solve_command(
     click.echo(f"position:   {data['position']}")
     click.echo(f"solver:     {data['solver']}")
     rem = "-" if data["remoteness"] is None else data["remoteness"]
-    click.echo(f"winner:     {data['winner']} player ({first} is to move); remoteness {rem}")
+    who = "draw" if data["winner"] == "draw" else f"{data['winner']} player"
+    click.echo(f"winner:     {who} ({first} is to move); remoteness {rem}")
     click.echo(f"positions:  {data['positions']:,}   time: {data['seconds']:.3f} s")
     if data["principal_variation"]:
         click.echo(f"perfect play: {' '.join(data['principal_variation'])}")
