@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import random
+import shlex
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -72,9 +73,11 @@ class Board:
         parts = [self.game] + [f"{k}-{v}" for k, v in sorted(self.params.items())]
         return "_".join(str(p).replace("/", "").replace(" ", "").replace("=", "-") for p in parts)
 
-    def command(self) -> str:
-        ps = " ".join(f"-p {k}={v}" for k, v in self.params.items())
-        return f"cgt report {self.game} {ps}".strip()
+    def options(self) -> str:
+        return " ".join(f"-p {shlex.quote(f'{k}={v}')}" for k, v in self.params.items())
+
+    def command(self, verb: str = "report") -> str:
+        return f"cgt {verb} {self.game} {self.options()}".strip()
 
 
 #: The boards written by ``cgt report all``: small enough to solve in minutes on a laptop.
@@ -84,6 +87,7 @@ DEFAULT_BOARDS: list[Board] = [
     Board("interleave", {"size": 2}),
     Board("super-nonnect", {"a": 2, "b": 2, "rule": "original"}),
     Board("super-nonnect", {"a": 2, "b": 2, "rule": "revised"}),
+    Board("entropy", {"width": 4, "height": 3, "setup": "SSSS/..../OOOO O"}),
     Board("tictactoe", {}),
 ]
 
@@ -189,7 +193,9 @@ def opening_map(game: Game[Any, Any], root: Any, values: list[Any], path: Path) 
             frameon=False,
             fontsize=8,
         )
-        ax.set_title(f"{game.label()}: value of each opening (number = remoteness)", fontsize=10)
+        ax.set_title(
+            f"{game.label()}\nvalue of each opening (number = remoteness)", fontsize=9, wrap=True
+        )
 
     try:
         _figure(path, draw)
@@ -220,7 +226,7 @@ def remoteness_histogram(summary: dict[str, Any], path: Path, title: str) -> Non
             ax.set_xticks(ticks, names)
         ax.set_xlabel("remoteness (plies to the end with perfect play)")
         ax.set_ylabel("positions")
-        ax.set_title(title, fontsize=10)
+        ax.set_title(title, fontsize=9, wrap=True)
         ax.legend()
 
     _figure(path, draw, size=(7, 4))
@@ -239,7 +245,7 @@ def length_histogram(lengths: list[int], perfect: int | None, path: Path, title:
             ax.axvline(perfect, color="black", linestyle="--", label=f"perfect play ({perfect})")
         ax.set_xlabel("game length (plies)")
         ax.set_ylabel("games")
-        ax.set_title(title, fontsize=10)
+        ax.set_title(title, fontsize=9, wrap=True)
         ax.legend()
 
     _figure(path, draw, size=(7, 3.6))
@@ -340,14 +346,7 @@ def write_report(
     map_path = fig_dir / f"{board.slug}_openings.png"
     if opening_map(game, root, result.moves, map_path):
         lines += [f"![openings]({map_path.relative_to(out_dir)})", ""]
-    lines += [
-        "Command: `cgt solve "
-        + board.game
-        + " "
-        + " ".join(f"-p {k}={v}" for k, v in board.params.items())
-        + "`",
-        "",
-    ]
+    lines += [f"Command: `{board.command('solve')}`", ""]
 
     lines += ["## State space", ""]
     lines += _table(
@@ -388,10 +387,10 @@ def write_report(
     )
     lines.append("")
     hist_path = fig_dir / f"{board.slug}_remoteness.png"
-    remoteness_histogram(summary, hist_path, f"{game.label()}: positions by value and remoteness")
+    remoteness_histogram(summary, hist_path, f"{game.label()}\npositions by value and remoteness")
     lines += [f"![remoteness]({hist_path.relative_to(out_dir)})", ""]
     len_path = fig_dir / f"{board.slug}_lengths.png"
-    length_histogram(lengths, result.remoteness, len_path, f"{game.label()}: game length")
+    length_histogram(lengths, result.remoteness, len_path, f"{game.label()}\ngame length")
     lines += [f"![lengths]({len_path.relative_to(out_dir)})", ""]
 
     lines += ["## Design metrics", ""]
