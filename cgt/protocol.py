@@ -23,7 +23,9 @@ Minimal game (see the README's "Add your own game" for a complete one)::
 Conventions
 -----------
 * ``to_move`` returns an index into :attr:`Game.players`. The *first player* is whoever is to
-  move in :meth:`Game.initial_position`.
+  move in :meth:`Game.initial_position`. ``to_move`` must change whenever the turn passes,
+  impartial games included: solvers never assume alternation, they compare ``to_move`` of a
+  position and its child (so a game may give the same player several moves in a row).
 * :meth:`Game.result` gives the outcome of a finished game **for the player to move**.
   The default is normal play: a player with no legal move loses.
 * Positions must be hashable; :meth:`Game.key` gives a compact, totally ordered key (an int,
