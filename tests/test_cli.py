@@ -98,3 +98,41 @@ def test_console_script_errors_without_traceback() -> None:
     assert proc.returncode == 2
     assert proc.stderr.strip().startswith("cgt: error: unknown game")
     assert "Traceback" not in proc.stderr
+
+
+def test_report_writes_markdown_and_figures(capsys: pytest.CaptureFixture[str], tmp_path) -> None:  # type: ignore[no-untyped-def]
+    code, out, _ = run(capsys, "report", "tictactoe", "--out", str(tmp_path), "--samples", "50")
+    assert code == 0
+    text = (tmp_path / "tictactoe.md").read_text()
+    # numbers that must be there, from ANCHORS.md: 5,478 positions, 765 up to symmetry
+    assert "5,478" in text and "765" in text and "**a draw**" in text
+    for figure in ("tictactoe_remoteness.png", "tictactoe_lengths.png", "tictactoe_openings.png"):
+        assert (tmp_path / "figures" / figure).stat().st_size > 1000
+
+
+def test_check_json_lists_verdicts_and_writes_certificates(
+    capsys: pytest.CaptureFixture[str], tmp_path
+) -> None:  # type: ignore[no-untyped-def]
+    code, out, _ = run(capsys, "check", "entropy.fig2-e4c4", "--json", "--out", str(tmp_path))
+    assert code == 0
+    [verdict] = json.loads(out)
+    assert verdict["claim"] == "entropy.fig2-e4c4"
+    # the document's c3-e4 is not a queen move, so the claim as written is refuted
+    assert verdict["verdict"] == "refuted"
+    assert {"scope", "evidence"} <= set(verdict)
+    cert = json.loads((tmp_path / "entropy.fig2-e4c4.json").read_text())
+    assert cert["reproduce"] == "cgt check entropy.fig2-e4c4 --json"
+    assert (tmp_path / "entropy.fig2-e4c4.md").exists()
+
+
+def test_query_answers_from_the_database_without_solving(
+    capsys: pytest.CaptureFixture[str], tmp_path
+) -> None:  # type: ignore[no-untyped-def]
+    db = str(tmp_path / "db.sqlite")
+    assert run(capsys, "solve", "tictactoe", "--save", "--db", db)[0] == 0
+    code, out, _ = run(capsys, "query", "tictactoe", "xo./.../... X", "--db", db, "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["outcome"] == "win"  # X corner, O adjacent edge: X wins (classical)
+    code, _, err = run(capsys, "query", "tictactoe", "--db", str(tmp_path / "empty.sqlite"))
+    assert code == 2 and "not in the solution database" in err
