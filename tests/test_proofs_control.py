@@ -1,0 +1,156 @@
+"""The Control claims: each verifies with the real rules and fails with a broken one."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+
+from cgt.boards.hexhex import HexBoard
+from cgt.games.control import BLACK, WHITE, adjacency_potential, controlled_empty
+from proofs.control import find_cycle_by_playouts, make_game, replay_cycle
+from proofs.registry import get_claim, run_claim
+
+CLAIM_IDS = (
+    "control.termination",
+    "control.no-draws",
+    "control.parity",
+    "control.stuck-player-has-less-territory",
+    "control.sight-cycle",
+    "control.size4-second-player",
+)
+
+
+def ties_go_to_white(board: HexBoard, white: int, black: int, cell: int) -> int | None:
+    """Broken control: a non-strict majority (White wins ties, given at least one piece)."""
+    mask = board.neighbour_mask[cell]
+    whites, blacks = (white & mask).bit_count(), (black & mask).bit_count()
+    if whites >= blacks and whites > 0:
+        return WHITE
+    return BLACK if blacks > whites else None
+
+
+def test_all_claims_registered() -> None:
+    for claim_id in CLAIM_IDS:
+        assert get_claim(claim_id).game == "control"
+
+
+def test_termination_verified_with_symbolic_delta() -> None:
+    verdict = run_claim("control.termination")
+    assert verdict.verdict == "verified"
+    # hand derivation: o own and p opponent neighbours, both move types give o - p
+    assert verdict.evidence["symbolic"]["delta_placement"] == "o - p"
+    assert verdict.evidence["symbolic"]["delta_removal"] == "o - p"
+    assert verdict.scope["boards"]["size 2"]["positions"] > 0
+
+
+def test_termination_refutes_wrong_sign_potential() -> None:
+    def minus_v(board: HexBoard, white: int, black: int) -> int:
+        return -adjacency_potential(board, white, black)
+
+    verdict = run_claim("control.termination", potential=minus_v)
+    assert verdict.verdict == "refuted"
+
+
+def test_termination_refutes_non_strict_majority() -> None:
+    verdict = run_claim("control.termination", rule=ties_go_to_white, sampled_sizes=())
+    assert verdict.verdict == "refuted"
+    # a tied removal: V unchanged and a piece fewer
+    assert verdict.evidence["local_counterexample"]["move"] == "remove"
+
+
+def test_adjacency_potential_by_hand() -> None:
+    board = make_game(2).board
+    # W a1 a2 (adjacent, same: +1), B b2 touches both (mixed: -2) -> V = -1
+    a1, a2, b2 = (board.cell_by_name(c) for c in ("a1", "a2", "b2"))
+    assert adjacency_potential(board, 1 << a1 | 1 << a2, 1 << b2) == -1
+
+
+def test_no_draws_verified_and_graph_acyclic() -> None:
+    verdict = run_claim("control.no-draws")
+    assert verdict.verdict == "verified"
+    assert all(board["acyclic"] for board in verdict.scope["boards"].values())
+
+
+def test_parity_verified_and_refutes_wrong_statement() -> None:
+    assert run_claim("control.parity").verdict == "verified"
+    assert run_claim("control.parity", expected_change=2, sampled_sizes=()).verdict == "refuted"
+
+
+def test_stuck_player_territory_verified() -> None:
+    verdict = run_claim("control.stuck-player-has-less-territory")
+    assert verdict.verdict == "verified"
+    ties: list[str] = verdict.evidence["empty_scoring_ties"]
+    # full size-2 board, Black stuck (see test_control_rules): 0 - 0 controlled empty cells
+    assert "BB/WWB/WW B" in ties
+
+
+def test_stuck_player_refuted_under_empty_cell_scoring() -> None:
+    def empty_cells_only(board: HexBoard, white: int, black: int, rule: object) -> tuple[int, int]:
+        return controlled_empty(board, white, black)
+
+    verdict = run_claim(
+        "control.stuck-player-has-less-territory", territory_of=empty_cells_only, sampled_sizes=()
+    )
+    assert verdict.verdict == "refuted"
+    assert verdict.evidence["counterexample"]["stuck"] == "Black"
+
+
+def test_sight_cycle_verified_by_replay() -> None:
+    verdict = run_claim("control.sight-cycle")
+    assert verdict.verdict == "verified"
+    assert verdict.evidence["replayed"]
+    assert verdict.evidence["adjacent_same_search_found_cycle"] is False
+    cycle = verdict.evidence["cycle"]["cycle"]
+    assert len(cycle) % 2 == 0
+    assert cycle[0]["position"] == verdict.evidence["cycle"]["returns_to"]
+
+
+def test_hand_checked_sight_cycle_replays() -> None:
+    # Checked by hand with the sight rule (first piece on each ray) on size 3:
+    # c4 tie 2-2, b3 tie 2-2, c3 tie 2-2, xc4 W 3-1, xb3 B 2-1, xc3 W 2-1.
+    certificate: dict[str, Any] = {
+        "opening_line": ["b4", "c2", "e1", "a2", "c5"],
+        "cycle": [
+            {"position": ".B./...W/.B..W/..../W.. B", "move": "c4"},
+            {"position": ".B./...W/.B.BW/..../W.. W", "move": "b3"},
+            {"position": ".B./..WW/.B.BW/..../W.. B", "move": "c3"},
+            {"position": ".B./..WW/.BBBW/..../W.. W", "move": "xc4"},
+            {"position": ".B./..WW/.BB.W/..../W.. B", "move": "xb3"},
+            {"position": ".B./...W/.BB.W/..../W.. W", "move": "xc3"},
+        ],
+    }
+    assert replay_cycle(make_game(3, "sight"), certificate) is None
+    # the same moves are not all legal under adjacency
+    assert replay_cycle(make_game(3, "adjacent"), certificate) is not None
+    corrupted = copy.deepcopy(certificate)
+    corrupted["cycle"][3]["move"] = "xa2"  # White does not control a2
+    verdict = run_claim("control.sight-cycle", cycle=corrupted, compare_adjacent=False)
+    assert verdict.verdict != "verified"
+    assert "illegal" in verdict.evidence["replay_failed"]
+
+
+def test_cycle_search_finds_nothing_under_adjacency() -> None:
+    assert find_cycle_by_playouts(make_game(3, "adjacent"), playouts=3, seed=1) is None
+    verdict = run_claim("control.sight-cycle", rule="adjacent", playouts=3, compare_adjacent=False)
+    assert verdict.verdict != "verified"
+
+
+def test_size4_claim_inconclusive_and_can_fail() -> None:
+    verdict = run_claim("control.size4-second-player")
+    assert verdict.verdict == "inconclusive"
+    size2 = verdict.evidence["exact_results"]["size 2"]
+    assert size2["retrograde_agrees"]
+    # the same statement made about size 2 is false: White wins there
+    assert run_claim("control.size4-second-player", target_size=2).verdict == "refuted"
+
+
+@pytest.mark.slow
+def test_size3_second_player_wins_two_roads() -> None:
+    from solvers import solve
+
+    verdict = run_claim("control.size4-second-player", sizes=(2, 3), target_size=3)
+    assert verdict.verdict == "verified"
+    result = solve(make_game(3), solver="alphabeta", remoteness=False)  # second road
+    assert result.winner == "second"
