@@ -259,7 +259,7 @@ def _table(header: list[str], rows: list[list[Any]]) -> list[str]:
 
 
 def _claims_section(game_name: str, out_dir: Path, run_claims: bool) -> list[str]:
-    from proofs.certificates import write_certificate
+    from proofs.certificates import markdown_value, write_certificate
     from proofs.registry import all_claims, run_claim
 
     claims = [c for c in all_claims() if c.game == game_name]
@@ -279,6 +279,19 @@ def _claims_section(game_name: str, out_dir: Path, run_claims: bool) -> list[str
         rows.append([f"`{c.id}`", c.statement, f"**{kind}**", f"[certificate](claims/{c.id}.md)"])
     lines += _table(["claim", "statement", "verdict", "details"], rows)
     lines += ["", "Reproduce: `cgt check " + " ".join(c.id for c in claims) + "`", ""]
+    for c in claims:
+        cert = json.loads((claims_dir / f"{c.id}.json").read_text())
+        lines += [f"### `{c.id}`: {cert['verdict']}", ""]
+        if cert.get("corrected_statement"):
+            lines += [f"Corrected statement: {cert['corrected_statement']}", ""]
+        lines += [
+            "<details><summary>scope and evidence</summary>",
+            "",
+            *markdown_value({"scope": cert["scope"], "evidence": cert["evidence"]}),
+            "",
+            "</details>",
+            "",
+        ]
     return lines
 
 
@@ -462,6 +475,10 @@ def write_report(
         lines += _table(["variant", "winner", "remoteness", "positions", "winning openings"], rows)
         lines.append("")
 
+    from cgt.report_sections import SECTIONS
+
+    for section in SECTIONS.get(board.game, []):
+        lines += section(board, out_dir, fig_dir)
     lines += _claims_section(board.game, out_dir, run_claims)
     path = out_dir / f"{board.slug}.md"
     path.write_text("\n".join(lines) + "\n")

@@ -40,14 +40,14 @@ def certificate(verdict: Verdict) -> dict[str, Any]:
     }
 
 
-def _markdown_value(value: Any, depth: int = 0) -> list[str]:
+def markdown_value(value: Any, depth: int = 0) -> list[str]:
     pad = "  " * depth
     if isinstance(value, dict):
         lines: list[str] = []
         for k, v in value.items():
             if isinstance(v, dict | list) and v:
                 lines.append(f"{pad}- **{k}**:")
-                lines.extend(_markdown_value(v, depth + 1))
+                lines.extend(markdown_value(v, depth + 1))
             else:
                 lines.append(f"{pad}- **{k}**: {_inline(v)}")
         return lines
@@ -60,7 +60,7 @@ def _markdown_value(value: Any, depth: int = 0) -> list[str]:
         for item in shown:
             if isinstance(item, dict | list):
                 lines.append(f"{pad}-")
-                lines.extend(_markdown_value(item, depth + 1))
+                lines.extend(markdown_value(item, depth + 1))
             else:
                 lines.append(f"{pad}- {_inline(item)}")
         return lines
@@ -90,11 +90,11 @@ def markdown(verdict: Verdict) -> str:
     lines += [
         "## Scope",
         "",
-        *_markdown_value(verdict.scope),
+        *markdown_value(verdict.scope),
         "",
         "## Evidence",
         "",
-        *_markdown_value(verdict.evidence),
+        *markdown_value(verdict.evidence),
         "",
         "## Reproduce",
         "",
