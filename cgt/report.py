@@ -83,7 +83,7 @@ class Board:
 #: The boards written by ``cgt report all``: small enough to solve in minutes on a laptop.
 DEFAULT_BOARDS: list[Board] = [
     Board("control", {"size": 2}),
-    Board("lag", {"size": 3}),
+    Board("lag", {"size": 3, "setup": "B.B/..../...../..../W.W W"}),
     Board("interleave", {"size": 2}),
     Board("super-nonnect", {"a": 2, "b": 2, "rule": "original"}),
     Board("super-nonnect", {"a": 2, "b": 2, "rule": "revised"}),
