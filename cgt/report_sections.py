@@ -142,3 +142,93 @@ SECTIONS: dict[str, list[Section]] = {
     "entropy": [entropy_figures],
     "control": [control_values],
 }
+
+
+#: Boards attempted but not solved (or solved only outside the pure-Python reports), with
+#: how far the solver got. Measured numbers; the commands reproduce them.
+OPEN_BOARDS: dict[str, list[dict[str, str]]] = {
+    "control": [
+        {
+            "board": "size 3 (19 cells), perimeter opening",
+            "status": "solved: Black (the second player) wins against all 12 perimeter openings",
+            "how": "two roads: proofs/control.py's ordered negamax (56,785 positions, 4.0 s) and "
+            "`cgt solve control -p size=3 --solver alphabeta --value-only` (703,275 "
+            "positions, 111 s); too large for the retrograde report (over 2 million "
+            "reachable positions)",
+        },
+        {
+            "board": "size 3, free opening",
+            "status": "solved: White wins, but only by opening on one of the 7 interior cells",
+            "how": "proofs/control.py negamax, 64,405 positions, 4.4 s",
+        },
+        {
+            "board": "size 3, control=sight",
+            "status": "not solved",
+            "how": "cycles make memoised search unsound and the graph is too large for retrograde in Python",
+        },
+        {
+            "board": "size 4 (37 cells)",
+            "status": "not solved (see benchmarks/RESULTS.md)",
+            "how": "the document reports from engine play that the second player seems favoured",
+        },
+    ],
+    "lag": [
+        {
+            "board": "size 3, standard setup (7 pieces each), goal=far-row",
+            "status": "solved: the first player (White) loses",
+            "how": "`cgt solve lag -p size=3 -p goal=far-row --solver alphabeta --value-only`: "
+            "4,899,010 nodes, 38 s",
+        },
+        {
+            "board": "size 3, standard setup, goals standard / strict / far-row-one-object",
+            "status": "not solved in pure Python",
+            "how": "alpha-beta without an answer after 600 s (standard), 120 s (others, 6.8-10.8 "
+            "million nodes); over 27 million reachable positions counted in 534 s",
+        },
+        {"board": "size 4 and 5", "status": "not attempted in pure Python", "how": ""},
+    ],
+    "interleave": [
+        {
+            "board": "size 3, a single black stone on each distinct cell (4 cells up to symmetry)",
+            "status": "solved: Red wins from every one, under both win conditions and all three "
+            "turn models",
+            "how": "proofs.interleave.solve_setup: at most 64,320 positions and 0.8 s per case; "
+            "the corner setup cross-checked with `solvers.alphabeta` (loser model, 7 s)",
+        },
+        {
+            "board": "size 3, every pie setup",
+            "status": "not solved",
+            "how": "3^19 setups; sparse setups (at most 2 stones, 61 up to symmetry) are in "
+            "interleave.red-advantage",
+        },
+    ],
+    "entropy": [
+        {
+            "board": "5x5 from the standard start",
+            "status": "not solved",
+            "how": "about 1.5 x 10^10 positions before symmetry (3.06 x 10^10 bound with the side "
+            "to move); a breadth-first count reached 159,031 positions (ply 4) in 5 s. "
+            "Needs a packed-array retrograde with perfect ranking (issue 6).",
+        },
+        {
+            "board": "4x4 `SSSS/S..S/O..O/OOOO O` (6 each)",
+            "status": "solved: draw (418,950 positions, 76 s)",
+            "how": "six pieces can never all be apart on 4x4, so nobody can meet the goal",
+        },
+    ],
+}
+
+
+def open_boards(board: Any, out_dir: Path, fig_dir: Path) -> list[str]:
+    entries = OPEN_BOARDS.get(board.game, [])
+    if not entries:
+        return []
+    lines = ["## Larger boards", ""]
+    lines += _table(
+        ["board", "status", "how far / how"], [[e["board"], e["status"], e["how"]] for e in entries]
+    )
+    return [*lines, ""]
+
+
+for _name in OPEN_BOARDS:
+    SECTIONS.setdefault(_name, []).append(open_boards)
