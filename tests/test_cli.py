@@ -101,7 +101,7 @@ def test_console_script_errors_without_traceback() -> None:
 
 
 def test_report_writes_markdown_and_figures(capsys: pytest.CaptureFixture[str], tmp_path) -> None:  # type: ignore[no-untyped-def]
-    code, out, _ = run(capsys, "report", "tictactoe", "--out", str(tmp_path), "--samples", "50")
+    code, _out, _ = run(capsys, "report", "tictactoe", "--out", str(tmp_path), "--samples", "50")
     assert code == 0
     text = (tmp_path / "tictactoe.md").read_text()
     # numbers that must be there, from ANCHORS.md: 5,478 positions, 765 up to symmetry
