@@ -39,8 +39,11 @@ _number_index: dict[Fraction, int] = {}
 _uptimal_index: dict[Uptimal, int] = {}
 
 # ------------------------------------------------------------------ operation caches
-_le_cache: dict[tuple[int, int], bool] = {}
-_sum_cache: dict[tuple[int, int], int] = {}
+_ID_BITS = 40
+"""Comparisons and sums are cached under ``(g << _ID_BITS) | h``: an int hashes faster than a
+pair, and no table reaches 2**40 forms."""
+_le_cache: dict[int, bool] = {}
+_sum_cache: dict[int, int] = {}
 _neg_cache: dict[int, int] = {}
 _birthday_cache: dict[int, int] = {}
 
@@ -259,24 +262,43 @@ def le_id(g: int, h: int) -> bool:
     """``G <= H``: Left, moving second in ``H - G``, wins (no ``G^L >= H``, no ``H^R <= G``)."""
     if g == h:
         return True
-    key = (g, h)
+    key = (g << _ID_BITS) | h
     found = _le_cache.get(key)
     if found is not None:
         return found
-    result: bool
-    tg, th = _uptimal[g], _uptimal[h]
-    if _fast_paths and tg is not None and th is not None:
-        sign = _uptimal_sign((tg[0] - th[0], tg[1] - th[1], tg[2] ^ th[2]))
-        result = sign is not None and sign <= 0
-    elif _fast_paths and _number[g] is not None:
-        # number avoidance: x <= H iff no H^R <= x
-        result = not any(le_id(hr, g) for hr in _right[h])
-    elif _fast_paths and _number[h] is not None:
-        result = not any(le_id(h, gl) for gl in _left[g])
+    result = True
+    if _fast_paths:
+        tg, th = _uptimal[g], _uptimal[h]
+        if tg is not None and th is not None:
+            sign = _uptimal_sign((tg[0] - th[0], tg[1] - th[1], tg[2] ^ th[2]))
+            result = sign is not None and sign <= 0
+            _le_cache[key] = result
+            return result
+        if _number[g] is not None:
+            # number avoidance: x <= H iff no H^R <= x
+            for hr in _right[h]:
+                if le_id(hr, g):
+                    result = False
+                    break
+            _le_cache[key] = result
+            return result
+        if _number[h] is not None:
+            for gl in _left[g]:
+                if le_id(h, gl):
+                    result = False
+                    break
+            _le_cache[key] = result
+            return result
+    # plain loops, not any(...): this is the engine's innermost recursion
+    for gl in _left[g]:
+        if le_id(h, gl):
+            result = False
+            break
     else:
-        result = not any(le_id(h, gl) for gl in _left[g]) and not any(
-            le_id(hr, g) for hr in _right[h]
-        )
+        for hr in _right[h]:
+            if le_id(hr, g):
+                result = False
+                break
     _le_cache[key] = result
     return result
 
@@ -285,7 +307,7 @@ def add_id(g: int, h: int) -> int:
     """Id of ``G + H`` (the disjunctive sum)."""
     if g > h:
         g, h = h, g
-    key = (g, h)
+    key = (g << _ID_BITS) | h
     found = _sum_cache.get(key)
     if found is not None:
         return found
@@ -321,6 +343,24 @@ def _le_pending(x: int, left: list[int], right: list[int]) -> bool:
     )
 
 
+def _undominated(options: list[int], for_left: bool) -> list[int]:
+    """The options no other option dominates (for Left: not below another; for Right: not
+    above another), sorted.
+
+    Distinct canonical forms are distinct values, so two options are never both ``<=`` each
+    other; each option is compared only with the undominated ones found so far, not with all.
+    """
+    kept: list[int] = []
+    for a in options:
+        for b in kept:
+            if le_id(a, b) if for_left else le_id(b, a):
+                break  # a is dominated by b
+        else:
+            kept = [b for b in kept if not (le_id(b, a) if for_left else le_id(a, b))]
+            kept.append(a)
+    return sorted(kept)
+
+
 def canonical_id(left: Iterable[int], right: Iterable[int]) -> int:
     """Id of the canonical form of ``{left | right}`` whose options are canonical ids.
 
@@ -335,8 +375,8 @@ def canonical_id(left: Iterable[int], right: Iterable[int]) -> int:
         if lo is None or hi is None or lo < hi:
             return number_id(simplest_number_between(lo, hi))
     while True:
-        lefts = [a for a in lefts if not any(b != a and le_id(a, b) for b in lefts)]
-        rights = [a for a in rights if not any(b != a and le_id(b, a) for b in rights)]
+        lefts = _undominated(lefts, for_left=True)
+        rights = _undominated(rights, for_left=False)
         changed = False
         for i, gl in enumerate(lefts):
             for glr in _right[gl]:

@@ -7,6 +7,11 @@ independent components (``game.components``), the value is the sum of theirs, an
 component is looked up by its symmetry-normalised key (``game.canonical_key``) with the
 side to move fixed, so equal regions anywhere on any board are computed once.
 An impartial position's value is the nimber ``*g`` of its Grundy value.
+
+Domineering, the engine's standard workload, has a second road on plain bitmasks
+(:mod:`cgt.algebra.domineering_values`, about nine times faster than the protocol road on
+5x5, see ``benchmarks/CANONICAL.md``);
+``ValueCalculator(game, kernel=False)`` keeps the protocol road, which tests compare it with.
 """
 
 from __future__ import annotations
@@ -14,19 +19,34 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import Any
 
+from cgt.algebra.domineering_values import DomineeringValues
 from cgt.algebra.game import ZERO_ID, CanonicalForm, add_id, canonical_id
 from cgt.algebra.impartial import GrundyCalculator
 from cgt.errors import ParameterError
 
 
 class ValueCalculator:
-    """Canonical values of positions of one game instance, with a table by canonical key."""
+    """Canonical values of positions of one game instance, with a table by canonical key.
 
-    def __init__(self, game: Any) -> None:
+    ``kernel=True`` (the default) uses the bitmask road for Domineering; other games always
+    take the protocol road.
+    """
+
+    def __init__(self, game: Any, *, kernel: bool = True) -> None:
         self.game = game
         self.table: dict[Hashable, int] = {}
         self.grundy = GrundyCalculator(game) if getattr(game, "impartial", False) else None
-        self.evaluated = 0  # positions whose options were expanded (for benchmarks)
+        self.domineering = (
+            DomineeringValues() if kernel and getattr(game, "name", None) == "domineering" else None
+        )
+        self._evaluated = 0
+
+    @property
+    def evaluated(self) -> int:
+        """Positions (or Domineering regions) whose options were expanded (for benchmarks)."""
+        if self.domineering is not None:
+            return self.domineering.expanded
+        return self._evaluated
 
     def _normalised(self, position: Any) -> Any:
         try:
@@ -42,6 +62,10 @@ class ValueCalculator:
         return CanonicalForm(self.value_id(position))
 
     def value_id(self, position: Any) -> int:
+        """Id of the canonical form of ``position``'s value (see :mod:`cgt.algebra.game`)."""
+        if self.domineering is not None and self.domineering.fits(position.rows, position.cols):
+            rows, cols, blocked = position.rows, position.cols, position.blocked
+            return self.domineering.value_id(rows, cols, ((1 << (rows * cols)) - 1) & ~blocked)
         position = self._normalised(position)
         key = self.game.canonical_key(position)
         found = self.table.get(key)
@@ -55,7 +79,7 @@ class ValueCalculator:
             for part in parts:
                 value = add_id(value, self.value_id(part))
         else:
-            self.evaluated += 1
+            self._evaluated += 1
             value = canonical_id(
                 [self.value_id(child) for child in self._options(position, 0)],
                 [self.value_id(child) for child in self._options(position, 1)],

@@ -1,0 +1,881 @@
+"""Compiled exact solver for Control (cgt.games.control), both control rules.
+
+Why a separate statement of the rules: the readable module spends microseconds per move
+generation in Python; here a position is two uint64 bitboards and a side to move and the
+whole move generation is some hundred bit operations under numba. Tests check this statement
+against the readable one on random positions.
+
+Padded layout
+-------------
+Inside the kernel, cell ``(q, r)`` of the size-``n`` board (axial coordinates, ``m = n - 1``)
+is bit ``(r + m) * W + (q + m)`` with row stride ``W = 2n``: a (2n-1) x 2n grid whose last
+column is never a cell. There every direction is one constant shift (E +1, W -1, NE -W+1,
+NW -W, SW +W-1, SE +W) and the padding column stops wrap-around, so the six "my neighbour in
+direction d is white" bitboards are six shifts, and the vote counts of every cell at once are
+two 6-input bit-sliced adders compared by a bit-sliced ``>``. Under ``sight`` each direction's
+"the first piece I see that way is white" bitboard is a flood along that direction through
+empty cells. The padded grid needs ``(2n-1) * 2n <= 64`` bits: sizes up to 4 (size 5, 61
+cells, is far beyond exact solving anyway). Padded cells keep the row-major order of the
+game's cell numbering, so moves come out in the readable module's order.
+
+Moves inside the kernel are ``padded cell`` for a placement and ``64 + padded cell`` for a
+removal (:data:`KERNEL_REMOVAL`); the Python API converts them to the game's moves.
+
+Search
+------
+Negamax alpha-beta, fail-soft, exactly as :mod:`solvers.alphabeta` (read its docstring):
+
+* scores are for the player to move; value mode uses -1/0/1, remoteness mode mate-distance
+  scores ``BIG - r`` / ``-(BIG - r)``; windows passed down are widened by one step so bounds
+  stay exact;
+* the transposition table is one uint64 array in 64-byte buckets of two slots: FULL key
+  (white mask, black mask) plus side to move verified on every probe, bound flag
+  EXACT/LOWER/UPPER, score, best move and log2 of the subtree's node count; slot 0 is
+  work-preferred, slot 1 always-replace; capacity fixed by ``tt_entries``;
+* move ordering: table move first, then (``mobility_ordering``, default) the moves that leave
+  the opponent the fewest replies, ties by the history heuristic (moves that caused
+  cut-offs). Counting replies costs one bit-parallel control computation per child, but a
+  child with no reply is a win found without searching, and the "fewest replies first"
+  order cuts the size-3 tree by a factor of about 16 (1.57 M -> 96 k nodes);
+* symmetry: positions with at most ``symmetry_pieces`` pieces are keyed by their canonical
+  image (smallest (white, black) over the 12 board symmetries, bitboards transformed by
+  byte-chunk lookup tables); the stored best move is kept in the canonical frame and mapped
+  back on probe. The choice depends only on the position, so each position has one key;
+* ``control=adjacent`` is acyclic (the potential argument of the claim control.termination),
+  so the plain search is exact. Under ``control=sight`` cycles exist: a position repeated on
+  the current path scores DRAW, and results that depended on such a cut-off are flagged and
+  never stored, as in :mod:`solvers.alphabeta` (same GHI argument: the root value is exact,
+  so every root move is searched as its own root with an empty path).
+
+``method="dfpn"`` replaces alpha-beta by depth-first proof-number search (win/loss only,
+adjacent rule only, with the 1 + epsilon trick and children initialised to (1, replies));
+it stores proof and disproof numbers in the same kind of table. On size 3 it searches about
+twice the nodes of alpha-beta with mobility ordering; it is there for bigger boards, where
+the proof-number guidance matters more than the per-node cost.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import numpy as np
+from numba import njit
+from numba.cpython.unsafe.numbers import trailing_zeros  # LLVM cttz intrinsic
+
+from cgt.boards.hexhex import HexBoard
+from cgt.errors import ParameterError, PositionError
+from cgt.protocol import Game
+from solvers.kernels.base import CompiledKernel
+from solvers.kernels.table import (
+    _U0,
+    _U1,
+    _U255,
+    BIG,
+    EXACT,
+    I64,
+    INFINITY,
+    LOWER,
+    S_HITS,
+    S_MAX_PLY,
+    S_NEW_STORES,
+    S_NODES,
+    S_OVERFLOW,
+    S_PROBES,
+    S_REPETITIONS,
+    S_STORES,
+    SLOT_WORDS,
+    U64,
+    UPPER,
+    bit_length,
+    bucket_base,
+    entry_flag,
+    entry_move,
+    entry_score,
+    holds,
+    new_table,
+    popcount,
+    store,
+    toward_leaf,
+    toward_root,
+)
+from solvers.result import SolveResult
+
+#: Kernel move code of a removal of the piece on padded cell ``p``: ``KERNEL_REMOVAL + p``.
+KERNEL_REMOVAL = 64
+#: Room for every move code (placements 0..63, removals 64..127).
+MOVE_CODES = 128
+#: Largest board whose padded grid fits in 64 bits.
+MAX_SIZE = 4
+#: Search methods: negamax alpha-beta (values, remoteness, cycles) or df-pn (win/loss only).
+METHODS = ("alphabeta", "dfpn")
+#: Deepest search path (plies); a deeper path raises instead of overflowing buffers.
+DEFAULT_MAX_PLY = 4096
+#: Default symmetry reduction: canonical keys for positions with at most this many pieces.
+DEFAULT_SYMMETRY_PIECES = 64
+
+# indices into the control array ``ctl`` (int64): configuration, then statistics, then the
+# history table (2 sides x MOVE_CODES) at HISTORY
+C_STRIDE = 0
+C_SIGHT = 1
+C_PERIMETER_OPENING = 2
+C_REMOTENESS = 3
+C_SYMMETRY_PIECES = 4
+C_BUCKET_MASK = 5
+C_MAX_PLY = 6
+C_CHUNKS = 7
+C_RAY_STEPS = 8
+C_MOBILITY = 9
+HISTORY = 32
+#: History counts saturate here in ordering keys (room for a mobility count above).
+HISTORY_CAP = (1 << 24) - 1
+CTL_LENGTH = HISTORY + 2 * MOVE_CODES
+
+# indices into the geometry array ``geo`` (uint64)
+G_VALID = 0
+G_PERIMETER = 1
+
+
+# ------------------------------------------------------------------------- bit helpers
+@njit(cache=True, inline="always")
+def _shift(x: U64, delta: I64) -> U64:
+    """Bit c of the result is bit c + delta of x (the neighbour of c at offset delta)."""
+    if delta >= 0:
+        return x >> np.uint64(delta)
+    return x << np.uint64(-delta)
+
+
+@njit(cache=True, inline="always")
+def _transform(mask: U64, symmetry: I64, sym_tables: np.ndarray, chunks: I64) -> U64:
+    out = _U0
+    for k in range(chunks):
+        out |= sym_tables[symmetry, k, (mask >> np.uint64(8 * k)) & _U255]
+    return out
+
+
+@njit(cache=True)
+def canonical(white: U64, black: U64, sym_tables: np.ndarray, chunks: I64) -> tuple[U64, U64, I64]:
+    """Smallest (white, black) image over the 12 symmetries and the symmetry giving it."""
+    best_w = white
+    best_b = black
+    best_s = 0
+    for s in range(1, 12):
+        tw = _transform(white, s, sym_tables, chunks)
+        if tw > best_w:
+            continue
+        tb = _transform(black, s, sym_tables, chunks)
+        if tw < best_w or tb < best_b:
+            best_w = tw
+            best_b = tb
+            best_s = s
+    return best_w, best_b, best_s
+
+
+# ------------------------------------------------------------------------- the rules
+@njit(cache=True, inline="always")
+def _seen(pieces: U64, empty: U64, delta: I64, sight: I64, steps: I64) -> U64:
+    """Cells whose vote in direction ``delta`` goes to ``pieces``: the neighbour that way
+    is one of them (adjacent), or the first piece that way is (sight: flood through empty)."""
+    seen = _shift(pieces, delta)
+    if sight != 0:
+        for _ in range(steps):
+            seen |= _shift(seen & empty, delta)
+    return seen
+
+
+@njit(cache=True, inline="always")
+def _count6(a: U64, b: U64, c: U64, d: U64, e: U64, f: U64) -> tuple[U64, U64, U64]:
+    """Bit-sliced sum of six one-bit boards: (bit 0, bit 1, bit 2) of every cell's count."""
+    s1 = a ^ b ^ c
+    c1 = (a & b) | (c & (a ^ b))
+    s2 = d ^ e ^ f
+    c2 = (d & e) | (f & (d ^ e))
+    ones = s1 ^ s2
+    c3 = s1 & s2
+    twos = c1 ^ c2 ^ c3
+    fours = (c1 & c2) | (c3 & (c1 ^ c2))
+    return ones, twos, fours
+
+
+@njit(cache=True, inline="always")
+def _greater(x0: U64, x1: U64, x2: U64, y0: U64, y1: U64, y2: U64) -> U64:
+    """Cells where the 3-bit count x exceeds the 3-bit count y (bit-sliced)."""
+    eq2 = ~(x2 ^ y2)
+    eq1 = ~(x1 ^ y1)
+    return (x2 & ~y2) | (eq2 & ((x1 & ~y1) | (eq1 & x0 & ~y0)))
+
+
+@njit(cache=True)
+def control_masks(own: U64, opp: U64, geo: np.ndarray, ctl: np.ndarray) -> tuple[U64, U64]:
+    """(cells ``own`` controls, cells ``opp`` controls), every cell at once."""
+    stride = ctl[C_STRIDE]
+    sight = ctl[C_SIGHT]
+    steps = ctl[C_RAY_STEPS]
+    empty = geo[G_VALID] & ~(own | opp)
+    d_e = np.int64(1)
+    d_w = np.int64(-1)
+    d_ne = 1 - stride
+    d_nw = -stride
+    d_sw = stride - 1
+    d_se = stride
+    o0, o1, o2 = _count6(
+        _seen(own, empty, d_e, sight, steps),
+        _seen(own, empty, d_w, sight, steps),
+        _seen(own, empty, d_ne, sight, steps),
+        _seen(own, empty, d_nw, sight, steps),
+        _seen(own, empty, d_sw, sight, steps),
+        _seen(own, empty, d_se, sight, steps),
+    )
+    p0, p1, p2 = _count6(
+        _seen(opp, empty, d_e, sight, steps),
+        _seen(opp, empty, d_w, sight, steps),
+        _seen(opp, empty, d_ne, sight, steps),
+        _seen(opp, empty, d_nw, sight, steps),
+        _seen(opp, empty, d_sw, sight, steps),
+        _seen(opp, empty, d_se, sight, steps),
+    )
+    valid = geo[G_VALID]
+    return _greater(o0, o1, o2, p0, p1, p2) & valid, _greater(p0, p1, p2, o0, o1, o2) & valid
+
+
+@njit(cache=True)
+def generate_moves(
+    white: U64, black: U64, side: I64, geo: np.ndarray, ctl: np.ndarray, out: np.ndarray
+) -> I64:
+    """Write the legal moves into ``out`` (placements then removals, in cell order, as the
+    readable module lists them) and return how many."""
+    occupied = white | black
+    count = 0
+    if occupied == _U0 and side == 0 and ctl[C_PERIMETER_OPENING] == 1:
+        placements = geo[G_PERIMETER]
+        removals = _U0
+    else:
+        if side == 0:
+            own = white
+            opp = black
+        else:
+            own = black
+            opp = white
+        own_controls, opp_controls = control_masks(own, opp, geo, ctl)
+        placements = geo[G_VALID] & ~occupied & ~opp_controls
+        removals = opp & own_controls
+    while placements:
+        out[count] = trailing_zeros(placements)  # type: ignore[call-arg]
+        count += 1
+        placements &= placements - _U1
+    while removals:
+        out[count] = KERNEL_REMOVAL + trailing_zeros(removals)  # type: ignore[call-arg]
+        count += 1
+        removals &= removals - _U1
+    return count
+
+
+@njit(cache=True)
+def count_moves(white: U64, black: U64, side: I64, geo: np.ndarray, ctl: np.ndarray) -> I64:
+    """Number of legal moves (as generate_moves, without listing them)."""
+    occupied = white | black
+    if occupied == _U0 and side == 0 and ctl[C_PERIMETER_OPENING] == 1:
+        return popcount(geo[G_PERIMETER])
+    if side == 0:
+        own = white
+        opp = black
+    else:
+        own = black
+        opp = white
+    own_controls, opp_controls = control_masks(own, opp, geo, ctl)
+    return popcount(geo[G_VALID] & ~occupied & ~opp_controls) + popcount(opp & own_controls)
+
+
+@njit(cache=True, inline="always")
+def _child(white: U64, black: U64, side: I64, move: I64) -> tuple[U64, U64]:
+    """Boards after ``side`` plays the kernel move ``move``."""
+    if move >= KERNEL_REMOVAL:
+        bit = _U1 << np.uint64(move - KERNEL_REMOVAL)
+        if side == 0:
+            return white, black & ~bit
+        return white & ~bit, black
+    bit = _U1 << np.uint64(move)
+    if side == 0:
+        return white | bit, black
+    return white, black | bit
+
+
+# ------------------------------------------------------------------------- the search
+@njit(cache=True)
+def search(
+    white: U64,
+    black: U64,
+    side: I64,
+    alpha: I64,
+    beta: I64,
+    ply: I64,
+    geo: np.ndarray,
+    sym_tables: np.ndarray,
+    perm: np.ndarray,
+    ctl: np.ndarray,
+    move_buffer: np.ndarray,
+    order_keys: np.ndarray,
+    path: np.ndarray,
+    tt: np.ndarray,
+) -> tuple[I64, bool]:
+    """Fail-soft negamax score of the position for ``side`` and whether it is flagged
+    (depended on a repetition cut-off, hence path-dependent and never stored)."""
+    ctl[S_NODES] += 1
+    if ply > ctl[S_MAX_PLY]:
+        ctl[S_MAX_PLY] = ply
+    remoteness = ctl[C_REMOTENESS]
+    if ctl[C_SIGHT] != 0:
+        for p in range(ply - 2, -1, -2):  # a repetition has the same side to move
+            if path[p, 0] == white and path[p, 1] == black:
+                ctl[S_REPETITIONS] += 1
+                return 0, True
+    if popcount(white | black) <= ctl[C_SYMMETRY_PIECES]:
+        kw, kb, sym = canonical(white, black, sym_tables, ctl[C_CHUNKS])
+    else:
+        kw = white
+        kb = black
+        sym = 0
+    base = bucket_base(kw, kb, side, ctl[C_BUCKET_MASK])
+    ctl[S_PROBES] += 1
+    table_move: I64 = -1
+    for at in (base, base + SLOT_WORDS):
+        if holds(tt, at, kw, kb, side):
+            ctl[S_HITS] += 1
+            data = tt[at + 2]
+            stored_flag = entry_flag(data)
+            stored = entry_score(data)
+            if (
+                stored_flag == EXACT
+                or (stored_flag == LOWER and stored >= beta)
+                or (stored_flag == UPPER and stored <= alpha)
+            ):
+                return stored, False
+            table_move = np.int64(perm[1, sym, entry_move(data)])
+            break
+    if ply >= ctl[C_MAX_PLY]:
+        ctl[S_OVERFLOW] = 1
+        return 0, True
+    count = generate_moves(white, black, side, geo, ctl, move_buffer[ply])
+    if count == 0:  # normal play: no legal move loses
+        return (-BIG if remoteness else -1), False
+    max_score = BIG - 1 if remoteness else 1
+    # ordering: table move first; then, with mobility ordering, the moves leaving the
+    # opponent fewest replies (a reply-less child is a win nothing beats: return at once);
+    # ties and plain ordering by history (moves that caused cut-offs). Insertion sort.
+    history = HISTORY + side * MOVE_CODES
+    mobility = ctl[C_MOBILITY]
+    start = 0
+    for i in range(count):
+        m = np.int64(move_buffer[ply, i])
+        if m == table_move:
+            move_buffer[ply, i] = move_buffer[ply, 0]
+            move_buffer[ply, 0] = table_move
+            order_keys[ply, i] = order_keys[ply, 0]
+            start = 1
+            continue
+        key = -min(ctl[history + m], HISTORY_CAP)
+        if mobility != 0:
+            child_w, child_b = _child(white, black, side, m)
+            replies = count_moves(child_w, child_b, 1 - side, geo, ctl)
+            if replies == 0:
+                store(tt, base, kw, kb, side, EXACT, max_score, np.int64(perm[0, sym, m]), 1, ctl)
+                return max_score, False
+            key += replies * (HISTORY_CAP + 1)
+        order_keys[ply, i] = key
+    for i in range(start + 1, count):
+        m = move_buffer[ply, i]
+        key = order_keys[ply, i]
+        j = i - 1
+        while j >= start and order_keys[ply, j] > key:
+            move_buffer[ply, j + 1] = move_buffer[ply, j]
+            order_keys[ply, j + 1] = order_keys[ply, j]
+            j -= 1
+        move_buffer[ply, j + 1] = m
+        order_keys[ply, j + 1] = key
+    path[ply, 0] = white
+    path[ply, 1] = black
+    original_alpha = alpha
+    nodes_before = ctl[S_NODES]
+    best = -INFINITY
+    best_move: I64 = -1
+    best_flagged = False
+    any_flagged = False
+    child_alpha = -toward_leaf(beta, remoteness)
+    for i in range(count):
+        m = np.int64(move_buffer[ply, i])
+        child_w, child_b = _child(white, black, side, m)
+        child_score, flagged = search(
+            child_w,
+            child_b,
+            1 - side,
+            child_alpha,
+            -toward_leaf(alpha, remoteness),
+            ply + 1,
+            geo,
+            sym_tables,
+            perm,
+            ctl,
+            move_buffer,
+            order_keys,
+            path,
+            tt,
+        )
+        if ctl[S_OVERFLOW] != 0:
+            return 0, True
+        score = toward_root(-child_score, remoteness)
+        any_flagged = any_flagged or flagged
+        if score > best:
+            best = score
+            best_move = m
+            best_flagged = flagged
+            if best > alpha:
+                alpha = best
+                if best >= beta or best >= max_score:
+                    break
+    if best >= max_score:  # nothing can beat it: exact whatever the window
+        flag = EXACT
+        result_flagged = best_flagged
+    elif best >= beta:
+        flag = LOWER
+        result_flagged = best_flagged
+        ctl[history + best_move] += 1
+    elif best <= original_alpha:
+        flag = UPPER
+        result_flagged = any_flagged
+    else:
+        flag = EXACT
+        result_flagged = any_flagged
+    if not result_flagged:
+        store(
+            tt,
+            base,
+            kw,
+            kb,
+            side,
+            flag,
+            best,
+            np.int64(perm[0, sym, best_move]),
+            ctl[S_NODES] - nodes_before,
+            ctl,
+        )
+    return best, result_flagged
+
+
+# --------------------------------------------------------------- proof-number search
+#: Proof and disproof numbers saturate at DFPN_INFINITY (28 bits in a table slot).
+DFPN_INFINITY = (1 << 28) - 1
+_DFPN_NUMBER = np.uint64(DFPN_INFINITY)
+_DFPN_VALID = np.uint64(1 << 63)
+_U28 = np.uint64(28)
+_U56 = np.uint64(56)
+_U57 = np.uint64(57)
+_U63 = np.uint64(63)
+
+
+@njit(cache=True, inline="always")
+def _dfpn_holds(tt: np.ndarray, at: I64, kw: U64, kb: U64, side: I64) -> bool:
+    data = tt[at + 2]
+    return (
+        data & _DFPN_VALID != _U0
+        and tt[at] == kw
+        and tt[at + 1] == kb
+        and np.int64((data >> _U56) & _U1) == side
+    )
+
+
+@njit(cache=True)
+def _dfpn_probe(tt: np.ndarray, base: I64, kw: U64, kb: U64, side: I64) -> tuple[I64, I64, bool]:
+    """(proof number, disproof number, found) of the key."""
+    for at in (base, base + SLOT_WORDS):
+        if _dfpn_holds(tt, at, kw, kb, side):
+            data = tt[at + 2]
+            return np.int64(data & _DFPN_NUMBER), np.int64((data >> _U28) & _DFPN_NUMBER), True
+    return 1, 1, False
+
+
+@njit(cache=True)
+def _dfpn_store(
+    tt: np.ndarray,
+    base: I64,
+    kw: U64,
+    kb: U64,
+    side: I64,
+    pn: I64,
+    dn: I64,
+    work: I64,
+    ctl: np.ndarray,
+) -> None:
+    """Same bucket policy as solvers.kernels.table.store: slot 0 work-preferred."""
+    ctl[S_STORES] += 1
+    work_bits = min(bit_length(work), 63)
+    data = (
+        np.uint64(pn)
+        | (np.uint64(dn) << _U28)
+        | (np.uint64(side) << _U56)
+        | (np.uint64(work_bits) << _U57)
+        | _DFPN_VALID
+    )
+    slot0 = base
+    slot1 = base + SLOT_WORDS
+    same0 = _dfpn_holds(tt, slot0, kw, kb, side)
+    same1 = _dfpn_holds(tt, slot1, kw, kb, side)
+    if not same0 and not same1:
+        ctl[S_NEW_STORES] += 1
+    old0 = tt[slot0 + 2]
+    if same0:
+        target = slot0
+    elif old0 & _DFPN_VALID == _U0:
+        target = slot0
+        if same1:
+            tt[slot1 + 2] = _U0
+    elif work_bits >= np.int64((old0 >> _U57) & np.uint64(63)):
+        tt[slot1] = tt[slot0]
+        tt[slot1 + 1] = tt[slot0 + 1]
+        tt[slot1 + 2] = old0
+        target = slot0
+    else:
+        target = slot1
+    tt[target] = kw
+    tt[target + 1] = kb
+    tt[target + 2] = data
+
+
+@njit(cache=True, inline="always")
+def _key(white: U64, black: U64, sym_tables: np.ndarray, ctl: np.ndarray) -> tuple[U64, U64]:
+    if popcount(white | black) <= ctl[C_SYMMETRY_PIECES]:
+        kw, kb, _ = canonical(white, black, sym_tables, ctl[C_CHUNKS])
+        return kw, kb
+    return white, black
+
+
+@njit(cache=True)
+def dfpn(
+    white: U64,
+    black: U64,
+    side: I64,
+    proof_threshold: I64,
+    disproof_threshold: I64,
+    ply: I64,
+    geo: np.ndarray,
+    sym_tables: np.ndarray,
+    ctl: np.ndarray,
+    move_buffer: np.ndarray,
+    numbers: np.ndarray,
+    tt: np.ndarray,
+) -> tuple[I64, I64]:
+    """Depth-first proof-number search (Nagai's df-pn, negamax form) of "the player to move
+    wins": returns (proof number, disproof number); (0, INF) proved, (INF, 0) disproved.
+
+    pn(node) = min over children of dn(child), dn(node) = sum over children of pn(child).
+    A child not in the table starts at (1, replies): refuting it needs every reply refuted,
+    so moves leaving few replies are tried first (the mobility ordering of the alpha-beta).
+    Only acyclic rules (``adjacent``): every number in the table is path-independent.
+    """
+    ctl[S_NODES] += 1
+    if ply > ctl[S_MAX_PLY]:
+        ctl[S_MAX_PLY] = ply
+    kw, kb = _key(white, black, sym_tables, ctl)
+    base = bucket_base(kw, kb, side, ctl[C_BUCKET_MASK])
+    ctl[S_PROBES] += 1
+    pn, dn, found = _dfpn_probe(tt, base, kw, kb, side)
+    if found:
+        ctl[S_HITS] += 1
+        if pn >= proof_threshold or dn >= disproof_threshold:
+            return pn, dn
+    if ply >= ctl[C_MAX_PLY]:
+        ctl[S_OVERFLOW] = 1
+        return 1, 1
+    count = generate_moves(white, black, side, geo, ctl, move_buffer[ply])
+    if count == 0:  # no move: the player to move loses
+        _dfpn_store(tt, base, kw, kb, side, DFPN_INFINITY, 0, 1, ctl)
+        return DFPN_INFINITY, 0
+    nodes_before = ctl[S_NODES]
+    for i in range(count):  # children's numbers, from the table or first estimates
+        child_w, child_b = _child(white, black, side, np.int64(move_buffer[ply, i]))
+        ckw, ckb = _key(child_w, child_b, sym_tables, ctl)
+        cbase = bucket_base(ckw, ckb, 1 - side, ctl[C_BUCKET_MASK])
+        cpn, cdn, cfound = _dfpn_probe(tt, cbase, ckw, ckb, 1 - side)
+        if not cfound:
+            replies = count_moves(child_w, child_b, 1 - side, geo, ctl)
+            if replies == 0:
+                cpn = DFPN_INFINITY
+                cdn = 0
+            else:
+                cpn = 1
+                cdn = replies
+        numbers[ply, 0, i] = cpn
+        numbers[ply, 1, i] = cdn
+    while True:
+        pn = DFPN_INFINITY
+        dn = 0
+        best = -1
+        second = DFPN_INFINITY
+        for i in range(count):
+            cpn = numbers[ply, 0, i]
+            cdn = numbers[ply, 1, i]
+            dn = min(dn + cpn, DFPN_INFINITY)
+            if cdn < pn:
+                second = pn
+                pn = cdn
+                best = i
+            elif cdn < second:
+                second = cdn
+        if pn == 0:
+            dn = DFPN_INFINITY
+        if pn >= proof_threshold or dn >= disproof_threshold:
+            break
+        best_pn = numbers[ply, 0, best]
+        if disproof_threshold >= DFPN_INFINITY:
+            child_proof = DFPN_INFINITY
+        else:
+            child_proof = min(disproof_threshold - dn + best_pn, DFPN_INFINITY)
+        # the 1 + epsilon trick (Pawlewicz and Lew): stay with the best child a little
+        # longer than strictly needed, far fewer switches between siblings
+        child_disproof = min(proof_threshold, second + second // 4 + 1)
+        child_w, child_b = _child(white, black, side, np.int64(move_buffer[ply, best]))
+        cpn, cdn = dfpn(
+            child_w,
+            child_b,
+            1 - side,
+            child_proof,
+            child_disproof,
+            ply + 1,
+            geo,
+            sym_tables,
+            ctl,
+            move_buffer,
+            numbers,
+            tt,
+        )
+        if ctl[S_OVERFLOW] != 0:
+            return 1, 1
+        numbers[ply, 0, best] = cpn
+        numbers[ply, 1, best] = cdn
+    _dfpn_store(tt, base, kw, kb, side, pn, dn, ctl[S_NODES] - nodes_before, ctl)
+    return pn, dn
+
+
+# --------------------------------------------------------------------- Python side
+class ControlKernel(CompiledKernel):
+    """Board tables, transposition table and search state for one Control game.
+
+    Keep one instance to solve many positions of the same game: the table carries over.
+    ``symmetry_pieces`` < 0 turns symmetry off.
+    """
+
+    def __init__(
+        self,
+        game: Game[Any, Any],
+        *,
+        remoteness: bool = False,
+        tt_entries: int = 1 << 22,
+        symmetry_pieces: int = DEFAULT_SYMMETRY_PIECES,
+        mobility_ordering: bool = True,
+        method: str = "alphabeta",
+        max_ply: int = DEFAULT_MAX_PLY,
+    ) -> None:
+        if method not in METHODS:
+            raise ParameterError(f"unknown search method {method!r} ({'|'.join(METHODS)})")
+        if method == "dfpn" and remoteness:
+            raise ParameterError("dfpn proves wins and losses only: use remoteness=False")
+        if game.name != "control":
+            raise ParameterError(f"the compiled Control kernel cannot solve {game.name!r}")
+        board: HexBoard = game.board  # type: ignore[attr-defined]
+        rule = game.rule  # type: ignore[attr-defined]
+        if board.n > MAX_SIZE:
+            raise ParameterError(
+                f"the compiled Control kernel handles sizes up to {MAX_SIZE}, got size {board.n}"
+            )
+        if callable(rule):
+            raise ParameterError("the compiled Control kernel supports only the named rules")
+        if method == "dfpn" and rule == "sight":
+            raise ParameterError("dfpn needs an acyclic game: use method=alphabeta for sight")
+        self.method = method
+        self.game = game
+        self.board = board
+        self.remoteness = remoteness
+        self.max_ply = max_ply
+        m = board.n - 1
+        stride = 2 * board.n
+        #: padded bit of every cell of the game's numbering
+        self.padded = [(r + m) * stride + (q + m) for q, r in board.coords]
+        self.cell_of_padded = {p: c for c, p in enumerate(self.padded)}
+        top = max(self.padded) + 1
+        chunks = (top + 7) // 8
+        self.geo = np.array(
+            [self.to_padded(board.full_mask), self.to_padded(board.perimeter_mask)],
+            dtype=np.uint64,
+        )
+        self.sym_tables = np.zeros((12, chunks, 256), dtype=np.uint64)
+        for s in range(12):
+            for k in range(chunks):
+                for v in range(256):
+                    mask = self.from_padded((v << (8 * k)) & int(self.geo[G_VALID]))
+                    self.sym_tables[s, k, v] = self.to_padded(board.transform_mask(mask, s))
+        # perm[0, s]: move code -> its image under s; perm[1, s]: the inverse
+        self.perm = np.zeros((2, 12, MOVE_CODES), dtype=np.int16)
+        for s in range(12):
+            for c in range(board.size):
+                here, image = self.padded[c], self.padded[board.symmetries[s][c]]
+                for offset in (0, KERNEL_REMOVAL):
+                    self.perm[0, s, offset + here] = offset + image
+                    self.perm[1, s, offset + image] = offset + here
+        self.tt, self.capacity, bucket_mask = new_table(tt_entries)
+        self.ctl = np.zeros(CTL_LENGTH, dtype=np.int64)
+        self.ctl[C_STRIDE] = stride
+        self.ctl[C_SIGHT] = 1 if rule == "sight" else 0
+        self.ctl[C_PERIMETER_OPENING] = 1 if game.opening == "perimeter" else 0  # type: ignore[attr-defined]
+        self.ctl[C_REMOTENESS] = 1 if remoteness else 0
+        self.ctl[C_SYMMETRY_PIECES] = symmetry_pieces
+        self.ctl[C_BUCKET_MASK] = bucket_mask
+        self.ctl[C_MAX_PLY] = max_ply
+        self.ctl[C_CHUNKS] = chunks
+        self.ctl[C_RAY_STEPS] = 2 * m
+        self.ctl[C_MOBILITY] = 1 if mobility_ordering else 0
+        self.move_buffer = np.zeros((max_ply + 1, MOVE_CODES), dtype=np.int16)
+        self.order_keys = np.zeros((max_ply + 1, MOVE_CODES), dtype=np.int64)
+        self.path = np.zeros((max_ply + 1, 2), dtype=np.uint64)
+        self.numbers = (
+            np.zeros((max_ply + 1, 2, MOVE_CODES), dtype=np.int64)
+            if method == "dfpn"
+            else np.zeros((1, 2, 1), dtype=np.int64)
+        )
+
+    # ---------------------------------------------------------------- conversions
+    def to_padded(self, mask: int) -> int:
+        return sum(1 << self.padded[c] for c in self.board.cells_of(mask))
+
+    def from_padded(self, mask: int) -> int:
+        cells = self.cell_of_padded
+        return sum(1 << cells[p] for p in self.board.cells_of(mask) if p in cells)
+
+    def check_position(self, position: Any) -> tuple[np.uint64, np.uint64, int]:
+        """The position as kernel arguments; :class:`PositionError` if it is not one."""
+        try:
+            white, black, side = position
+        except (TypeError, ValueError):
+            raise PositionError(
+                f"a Control position is (white, black, player), got {position!r}"
+            ) from None
+        if not all(isinstance(v, int) for v in (white, black, side)):
+            raise PositionError(f"a Control position holds three ints, got {position!r}")
+        full = self.board.full_mask
+        if side not in (0, 1):
+            raise PositionError(f"player to move must be 0 or 1, got {side!r}")
+        if white < 0 or black < 0 or white & ~full or black & ~full:
+            raise PositionError(f"bitboards go beyond the size-{self.board.n} board: {position!r}")
+        if white & black:
+            raise PositionError(f"a cell holds both colours in {position!r}")
+        return np.uint64(self.to_padded(white)), np.uint64(self.to_padded(black)), side
+
+    def to_game_move(self, code: int) -> int:
+        from cgt.games.control import REMOVAL
+
+        if code >= KERNEL_REMOVAL:
+            return REMOVAL + self.cell_of_padded[code - KERNEL_REMOVAL]
+        return self.cell_of_padded[code]
+
+    # ---------------------------------------------------------------- kernel calls
+    def moves(self, position: Any) -> list[int]:
+        """Legal moves of ``position`` as the game's moves, by the compiled generator."""
+        white, black, side = self.check_position(position)
+        out = np.zeros(MOVE_CODES, dtype=np.int16)
+        count = generate_moves(white, black, side, self.geo, self.ctl, out)
+        return [self.to_game_move(int(c)) for c in out[:count]]
+
+    def _search(self, position: Any, alpha: int, beta: int) -> int:
+        white, black, side = self.check_position(position)
+        if self.method == "dfpn":  # a proof or disproof is the exact -1/1 value
+            pn, _ = dfpn(
+                white,
+                black,
+                side,
+                DFPN_INFINITY,
+                DFPN_INFINITY,
+                0,
+                self.geo,
+                self.sym_tables,
+                self.ctl,
+                self.move_buffer,
+                self.numbers,
+                self.tt,
+            )
+            return 1 if pn == 0 else -1
+        value, _ = search(
+            white,
+            black,
+            side,
+            alpha,
+            beta,
+            0,
+            self.geo,
+            self.sym_tables,
+            self.perm,
+            self.ctl,
+            self.move_buffer,
+            self.order_keys,
+            self.path,
+            self.tt,
+        )
+        return int(value)
+
+
+_COMPILE_SECONDS: float | None = None
+
+
+def warm_up() -> float:
+    """Compile (or load from numba's disk cache) every kernel once per process and return
+    the seconds it took; later calls return the first measurement."""
+    global _COMPILE_SECONDS
+    if _COMPILE_SECONDS is None:
+        from cgt.games.control import Control
+
+        started = time.perf_counter()
+        for rule in ("adjacent", "sight"):
+            kernel = ControlKernel(Control(size=2, control=rule), remoteness=True, tt_entries=64)
+            kernel.moves((0, 0, 0))
+            kernel.score((0, 0, 0))
+        ControlKernel(Control(size=2), tt_entries=64, method="dfpn").score((0, 0, 0))
+        _COMPILE_SECONDS = time.perf_counter() - started
+    return _COMPILE_SECONDS
+
+
+def solve_control(
+    game: Game[Any, Any],
+    position: Any = None,
+    *,
+    remoteness: bool = False,
+    tt_entries: int = 1 << 22,
+    symmetry: bool = True,
+    symmetry_pieces: int = DEFAULT_SYMMETRY_PIECES,
+    method: str = "alphabeta",
+    principal_variation: bool = True,
+) -> SolveResult:
+    """Solve a Control position exactly with the compiled kernel: the root value and the
+    value of every root move (each solved as its own root with a full window).
+
+    ``remoteness=False`` gives -1/0/1 values and prunes far more; ``True`` gives exact
+    remoteness. ``symmetry`` keys positions with at most ``symmetry_pieces`` pieces by their
+    canonical image. ``method="dfpn"`` (proof-number search, win/loss only, adjacent rule)
+    explores far fewer positions on big boards. ``seconds`` excludes compilation, reported
+    as ``extra["compile_seconds"]``.
+    """
+    compile_seconds = warm_up()
+    if not isinstance(symmetry_pieces, int) or symmetry_pieces < 0:
+        raise ParameterError(f"symmetry_pieces must be an integer >= 0, got {symmetry_pieces!r}")
+    kernel = ControlKernel(
+        game,
+        remoteness=remoteness,
+        tt_entries=tt_entries,
+        symmetry_pieces=symmetry_pieces if symmetry else -1,
+        method=method,
+    )
+    if position is None:
+        position = game.initial_position()
+    kernel.check_position(position)
+    result = kernel.solve(
+        position, principal_variation=principal_variation, compile_seconds=compile_seconds
+    )
+    result.extra["symmetry"] = symmetry
+    result.extra["method"] = method
+    return result

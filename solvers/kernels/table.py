@@ -1,0 +1,229 @@
+"""Pieces shared by the compiled kernels: bit helpers, mate-distance scores and a
+transposition table in one numpy array.
+
+The table is the one of :mod:`solvers.tt` restated for numba: the FULL key is stored and
+verified on every probe (two uint64 words plus a 5-bit tag: the side to move, or the
+designated mini-board), with a bound flag EXACT/LOWER/UPPER, the score, the best move and the
+log2 of the subtree's node count. Slots come in 64-byte buckets of two (one cache line):
+slot 0 is work-preferred, slot 1 always-replace. The capacity is fixed when it is allocated.
+
+Slot layout: three words ``[key0, key1, data]``; ``data`` bits 0-31 score + 2^31, 32-33 flag
+(0 = empty slot), 34-38 tag, 39-45 move, 46-51 log2 work.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+from cgt.errors import ParameterError
+
+#: Numba scalars in the signatures of compiled functions. Numba ignores annotations, and
+#: numpy's stubs do not model numba's integer typing, so for mypy they are Any.
+U64 = Any
+I64 = Any
+
+#: Score of a win at the end of the game in remoteness mode (remoteness 0).
+BIG = 1 << 20
+#: Beyond every score: the full window is (-INFINITY, INFINITY).
+INFINITY = BIG + 2
+
+# bound flags (0 marks an empty slot)
+EXACT = 1
+LOWER = 2
+UPPER = 3
+
+# statistics, at the same indices of every kernel's int64 control array
+S_NODES = 16
+S_PROBES = 17
+S_HITS = 18
+S_STORES = 19
+S_NEW_STORES = 20
+S_REPETITIONS = 21
+S_OVERFLOW = 22
+S_MAX_PLY = 23
+
+BUCKET_WORDS = 8
+SLOT_WORDS = 3
+SCORE_OFFSET = 1 << 31
+#: Largest tag (5 bits) and move code (7 bits) a slot can hold.
+MAX_TAG = 31
+MAX_MOVE = 127
+
+_U0 = np.uint64(0)
+_U1 = np.uint64(1)
+_U2 = np.uint64(2)
+_U3 = np.uint64(3)
+_U4 = np.uint64(4)
+_U8 = np.uint64(8)
+_U16 = np.uint64(16)
+_U29 = np.uint64(29)
+_U31 = np.uint64(31)
+_U32 = np.uint64(32)
+_U34 = np.uint64(34)
+_U35 = np.uint64(35)
+_U39 = np.uint64(39)
+_U46 = np.uint64(46)
+_U56 = np.uint64(56)
+_U127 = np.uint64(127)
+_U255 = np.uint64(255)
+_M1 = np.uint64(0x5555555555555555)
+_M2 = np.uint64(0x3333333333333333)
+_M4 = np.uint64(0x0F0F0F0F0F0F0F0F)
+_H01 = np.uint64(0x0101010101010101)
+_LOW32 = np.uint64(0xFFFFFFFF)
+_HASH_W = np.uint64(0x9E3779B97F4A7C15)
+_HASH_B = np.uint64(0xC2B2AE3D27D4EB4F)
+
+
+# ------------------------------------------------------------------------- bit helpers
+@njit(cache=True, inline="always")
+def popcount(x: U64) -> I64:
+    """Number of set bits (SWAR; LLVM turns it into one instruction where it can)."""
+    x = x - ((x >> _U1) & _M1)
+    x = (x & _M2) + ((x >> _U2) & _M2)
+    x = (x + (x >> _U4)) & _M4
+    return np.int64((x * _H01) >> _U56)
+
+
+@njit(cache=True, inline="always")
+def bit_length(x: I64) -> I64:
+    v = np.uint64(x)
+    v |= v >> _U1
+    v |= v >> _U2
+    v |= v >> _U4
+    v |= v >> _U8
+    v |= v >> _U16
+    v |= v >> _U32
+    return popcount(v)
+
+
+# ------------------------------------------------------------------------- scores
+@njit(cache=True, inline="always")
+def toward_root(score: I64, remoteness: I64) -> I64:
+    """Score one ply further from the end (seen by the same player), as in alphabeta.py."""
+    if remoteness == 0:
+        return score
+    if score > 0:
+        return score - 1
+    if score < 0:
+        return score + 1
+    return 0
+
+
+@njit(cache=True, inline="always")
+def toward_leaf(bound: I64, remoteness: I64) -> I64:
+    """Inverse of :func:`toward_root` for window bounds."""
+    if remoteness == 0:
+        return bound
+    if bound > 0:
+        return bound + 1
+    if bound < 0:
+        return bound - 1
+    return 0
+
+
+def toward_root_py(score: int, remoteness: bool) -> int:
+    """:func:`toward_root` for Python callers."""
+    if not remoteness or score == 0:
+        return score
+    return score - 1 if score > 0 else score + 1
+
+
+# ------------------------------------------------------------------ transposition table
+def new_table(entries: int) -> tuple[np.ndarray, int, int]:
+    """(table array aligned on 64 bytes, capacity in slots, bucket mask) for ``entries``
+    slots rounded down to a power of two (at least 2)."""
+    if not isinstance(entries, int) or isinstance(entries, bool) or entries < 2:
+        raise ParameterError(f"tt_entries must be an integer >= 2, got {entries!r}")
+    buckets = 1 << ((entries // 2).bit_length() - 1)
+    raw = np.zeros(buckets * BUCKET_WORDS + BUCKET_WORDS, dtype=np.uint64)
+    skip = (-raw.ctypes.data % 64) // 8
+    return raw[skip : skip + buckets * BUCKET_WORDS], 2 * buckets, buckets - 1
+
+
+@njit(cache=True, inline="always")
+def bucket_base(k0: U64, k1: U64, tag: I64, bucket_mask: I64) -> I64:
+    h = k0 * _HASH_W ^ (k1 + np.uint64(tag)) * _HASH_B
+    h ^= h >> _U29
+    h *= _HASH_W
+    h ^= h >> _U32
+    return BUCKET_WORDS * np.int64(h & np.uint64(bucket_mask))
+
+
+@njit(cache=True, inline="always")
+def holds(tt: np.ndarray, at: I64, k0: U64, k1: U64, tag: I64) -> bool:
+    """Whether the slot at word ``at`` holds exactly this key."""
+    data = tt[at + 2]
+    return (
+        (data >> _U32) & _U3 != _U0
+        and tt[at] == k0
+        and tt[at + 1] == k1
+        and np.int64((data >> _U34) & _U31) == tag
+    )
+
+
+@njit(cache=True, inline="always")
+def entry_flag(data: U64) -> I64:
+    return np.int64((data >> _U32) & _U3)
+
+
+@njit(cache=True, inline="always")
+def entry_score(data: U64) -> I64:
+    return np.int64(data & _LOW32) - SCORE_OFFSET
+
+
+@njit(cache=True, inline="always")
+def entry_move(data: U64) -> I64:
+    return np.int64((data >> _U39) & _U127)
+
+
+@njit(cache=True)
+def store(
+    tt: np.ndarray,
+    base: I64,
+    k0: U64,
+    k1: U64,
+    tag: I64,
+    flag: I64,
+    score: I64,
+    move: I64,
+    work: I64,
+    ctl: np.ndarray,
+) -> None:
+    """Slot 0 of the bucket keeps the entry with the most work, slot 1 always takes what
+    slot 0 does not (a demoted entry or the new one)."""
+    ctl[S_STORES] += 1
+    work_bits = min(bit_length(work), 63)
+    data = (
+        np.uint64(score + SCORE_OFFSET)
+        | (np.uint64(flag) << _U32)
+        | (np.uint64(tag) << _U34)
+        | (np.uint64(move & MAX_MOVE) << _U39)
+        | (np.uint64(work_bits) << _U46)
+    )
+    slot0 = base
+    slot1 = base + SLOT_WORDS
+    same0 = holds(tt, slot0, k0, k1, tag)
+    same1 = holds(tt, slot1, k0, k1, tag)
+    if not same0 and not same1:
+        ctl[S_NEW_STORES] += 1
+    old0 = tt[slot0 + 2]
+    if same0:
+        target = slot0
+    elif (old0 >> _U32) & _U3 == _U0:
+        target = slot0
+        if same1:
+            tt[slot1 + 2] = _U0  # drop the stale copy
+    elif work_bits >= np.int64(old0 >> _U46):  # demote slot 0 to the always-replace slot
+        tt[slot1] = tt[slot0]
+        tt[slot1 + 1] = tt[slot0 + 1]
+        tt[slot1 + 2] = old0
+        target = slot0
+    else:
+        target = slot1
+    tt[target] = k0
+    tt[target + 1] = k1
+    tt[target + 2] = data

@@ -1,0 +1,205 @@
+"""The compiled Control kernel against the readable rules and the pure-Python solvers.
+
+Independent sources: move lists come from cgt.games.control (the readable statement of the
+rules), values from solvers.retrograde (every reachable position, exact remoteness, cycles as
+draws). The kernel is a second statement of the rules (bit-sliced, padded layout), so any
+disagreement is a bug in one of them.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from cgt.errors import ParameterError, PositionError
+from cgt.games.control import Control
+from solvers.kernels.control import S_REPETITIONS, ControlKernel, solve_control, warm_up
+from solvers.retrograde import PositionLimitExceeded, retrograde
+
+
+@pytest.fixture(scope="module", autouse=True)
+def compiled() -> None:
+    warm_up()  # compile (or load the cache) once, outside the per-test timings
+
+
+def random_positions(game: Control, count: int, seed: int) -> list[Any]:
+    """Positions met along random games (every position of each game, terminal ones too)."""
+    rng = random.Random(seed)
+    positions: list[Any] = []
+    while len(positions) < count:
+        position = game.initial_position()
+        for _ in range(60):
+            positions.append(position)
+            moves = game.moves(position)
+            if not moves:
+                break
+            position = game.play(position, rng.choice(moves))
+    return positions[:count]
+
+
+@pytest.mark.parametrize("size", [2, 3, 4])
+@pytest.mark.parametrize("rule", ["adjacent", "sight"])
+@pytest.mark.parametrize("opening", ["perimeter", "free"])
+def test_move_generator_matches_readable_rules(size: int, rule: str, opening: str) -> None:
+    game = Control(size=size, control=rule, opening=opening)
+    kernel = ControlKernel(game, tt_entries=64)
+    for position in random_positions(game, 300, seed=size * 10 + len(rule)):
+        assert kernel.moves(position) == game.moves(position), game.render(position)
+
+
+def test_move_generator_on_hand_position() -> None:
+    # Size 2, White on a1 and a2, Black on the centre b2, Black to move (#W == #B + 1).
+    game = Control(size=2)
+    position = game.parse("WW/.B./.. B")
+    # Placements: b1 (neighbours a1 W, b2 B, c1 empty) and b3 (a2 W, b2 B, c2 empty) are
+    # ties, controlled by nobody; c1 and c2 see only b2, so Black controls them. Every empty
+    # cell is open to Black. Removals: a1 (a2 W, b1 empty, b2 B) and a2 (a1 W, b2 B, b3
+    # empty) are ties, so Black removes nothing.
+    kernel = ControlKernel(game, tt_entries=64)
+    names = [game.move_name(position, m) for m in kernel.moves(position)]
+    assert names == ["b1", "b3", "c1", "c2"]
+
+
+def _assert_same_values(game: Control, positions: list[Any], solution: Any) -> int:
+    """Kernel values in every mode (alpha-beta with and without remoteness, symmetry and
+    mobility ordering; df-pn) equal retrograde's; returns the repetition cut-offs
+    the kernels met (the cycle logic at work)."""
+    remoteness_kernel = ControlKernel(game, remoteness=True, tt_entries=1 << 12)
+    value_kernel = ControlKernel(game, remoteness=False, tt_entries=1 << 12)
+    proof_kernel = (  # df-pn needs an acyclic rule
+        ControlKernel(game, tt_entries=1 << 12, method="dfpn") if game.rule == "adjacent" else None
+    )
+    plain_kernel = ControlKernel(
+        game, remoteness=True, tt_entries=1 << 12, symmetry_pieces=-1, mobility_ordering=False
+    )
+    for position in positions:
+        expected = (solution.outcome(position), solution.remoteness(position))
+        assert remoteness_kernel.value(position) == expected, game.render(position)
+        assert plain_kernel.value(position) == expected, game.render(position)
+        assert value_kernel.value(position) == (expected[0], None), game.render(position)
+        if proof_kernel is not None:
+            assert proof_kernel.value(position) == (expected[0], None), game.render(position)
+    return sum(k.stat(S_REPETITIONS) for k in (remoteness_kernel, value_kernel, plain_kernel))
+
+
+@pytest.mark.parametrize("rule", ["adjacent", "sight"])
+@pytest.mark.parametrize("opening", ["perimeter", "free"])
+def test_every_size2_position_matches_retrograde(rule: str, opening: str) -> None:
+    game = Control(size=2, control=rule, opening=opening)
+    solution = retrograde(game, symmetry=False, keep_positions=True)
+    positions = [solution.position_of(i) for i in range(len(solution))]
+    _assert_same_values(game, positions, solution)
+
+
+def near_end_positions(game: Control, count: int, seed: int, back: int) -> list[Any]:
+    """Positions ``back`` plies before the end of random games: small enough for the
+    pure-Python retrograde."""
+    rng = random.Random(seed)
+    found: list[Any] = []
+    while len(found) < count:
+        line = [game.initial_position()]
+        while len(line) < 200:
+            moves = game.moves(line[-1])
+            if not moves:
+                break
+            line.append(game.play(line[-1], rng.choice(moves)))
+        if len(line) > back:
+            found.append(line[-1 - back])
+    return found
+
+
+@pytest.mark.parametrize("rule", ["adjacent", "sight"])
+def test_size3_near_end_positions_match_retrograde(rule: str) -> None:
+    """Positions a few plies before the end of random games; those whose reachable graph is
+    too big for a quick pure-Python retrograde (sight has cycles) are skipped, but at least
+    eight must be checked."""
+    game = Control(size=3, control=rule)
+    checked = repetitions = 0
+    for position in near_end_positions(game, 20, seed=3, back=5):
+        try:
+            solution = retrograde(game, position, symmetry=True, max_positions=5_000)
+        except PositionLimitExceeded:
+            continue
+        repetitions += _assert_same_values(game, [position], solution)
+        checked += 1
+    assert checked >= 8
+    if rule == "sight":  # the repetition cut-offs (and the GHI flags) were exercised
+        assert repetitions > 0
+
+
+def test_solve_control_size2_root_and_every_move() -> None:
+    game = Control(size=2)
+    expected = retrograde(game, symmetry=False).result()
+    result = solve_control(game, remoteness=True)
+    assert (result.outcome, result.remoteness) == (expected.outcome, expected.remoteness)
+    assert [(m.name, m.outcome, m.remoteness) for m in result.moves] == [
+        (m.name, m.outcome, m.remoteness) for m in expected.moves
+    ]
+    assert result.solver == "compiled"
+    assert result.extra["compile_seconds"] >= 0
+    assert len(result.principal_variation) == result.remoteness
+
+
+def test_symmetry_reduction_keeps_values_size3() -> None:
+    """Every move of size-3 positions a few moves into random games, with and without
+    canonical keys: same values (checks the canonical keys and the mapping of table moves
+    back through the symmetry)."""
+    game = Control(size=3)
+    rng = random.Random(7)
+    with_symmetry = ControlKernel(game, remoteness=True, tt_entries=1 << 16)
+    without = ControlKernel(game, remoteness=True, tt_entries=1 << 16, symmetry_pieces=-1)
+    for _ in range(3):
+        position = game.initial_position()
+        for _ in range(6):
+            position = game.play(position, rng.choice(game.moves(position)))
+        assert with_symmetry.child_scores(position) == without.child_scores(position)
+
+
+def test_dfpn_and_alphabeta_agree_on_size3_openings() -> None:
+    """Two search algorithms over the same compiled rules: the 12 openings of size 3."""
+    game = Control(size=3)
+    by_alphabeta = solve_control(game, principal_variation=False, tt_entries=1 << 18)
+    by_dfpn = solve_control(game, principal_variation=False, tt_entries=1 << 18, method="dfpn")
+    assert [(m.name, m.outcome) for m in by_dfpn.moves] == [
+        (m.name, m.outcome) for m in by_alphabeta.moves
+    ]
+
+
+@pytest.mark.slow
+def test_size3_openings_match_pure_python_alphabeta() -> None:
+    """All 12 perimeter openings of size 3, compiled against pure-Python alpha-beta (minutes)."""
+    from solvers.alphabeta import AlphaBeta
+
+    game = Control(size=3)
+    expected = AlphaBeta(game, remoteness=False, tt_entries=1 << 22).solve()
+    result = solve_control(game, principal_variation=False)
+    assert result.outcome == expected.outcome
+    assert [(m.name, m.outcome) for m in result.moves] == [
+        (m.name, m.outcome) for m in expected.moves
+    ]
+
+
+def test_bad_input_raises_toolkit_errors() -> None:
+    with pytest.raises(ParameterError):
+        ControlKernel(Control(size=5))
+    with pytest.raises(ParameterError):
+        ControlKernel(Control(size=2), tt_entries=1)
+    kernel = ControlKernel(Control(size=2), tt_entries=64)
+    with pytest.raises(PositionError):
+        kernel.moves((1, 1, 0))  # a cell holding both colours
+    with pytest.raises(PositionError):
+        kernel.moves((1 << 7, 0, 0))  # off the 7-cell board
+    with pytest.raises(PositionError):
+        kernel.moves((0, 0, 2))
+    with pytest.raises(ParameterError):
+        ControlKernel(Control(size=2), method="dfpn", remoteness=True)
+    with pytest.raises(ParameterError):
+        ControlKernel(Control(size=2, control="sight"), method="dfpn")
+    with pytest.raises(ParameterError):
+        ControlKernel(Control(size=2), method="minimax")
+    from cgt.games.nim import Nim
+
+    with pytest.raises(ParameterError):
+        solve_control(Nim())

@@ -1,0 +1,224 @@
+"""The compiled LAG kernel against the readable rules (cgt.games.lag) and the pure-Python
+retrograde solver.
+
+Two independent statements of the rules must agree: move lists (in order) and end-of-game
+results on random positions of sizes 3 and 4 under every goal, then values (and remoteness)
+on every position reachable from a small setup and on positions near the end of random games,
+where solvers.retrograde enumerates the whole remaining graph.
+"""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cgt.errors import ParameterError, PositionError
+from cgt.games.lag import GOALS, Lag, LagPosition
+from cgt.protocol import Outcome
+from proofs.lag import lag_with_rules
+from solvers.kernels.lag import LagKernel, solve_lag, warm_up
+from solvers.retrograde import PositionLimitExceeded, retrograde
+
+SMALL_SETUP = "B.B/..../...../..../W.W W"
+#: Small tables keep the tests fast and make the replacement policy work hard.
+SMALL_TABLE = 1 << 12
+
+
+@pytest.fixture(scope="module", autouse=True)
+def compiled() -> None:
+    warm_up()
+
+
+def random_game(game: Lag, rng: random.Random) -> list[LagPosition]:
+    """Every position of one uniformly random game from the initial position to its end."""
+    position = game.initial_position()
+    line = [position]
+    while True:
+        moves = game.moves(position)
+        if not moves:
+            return line
+        position = game.play(position, rng.choice(moves))
+        line.append(position)
+
+
+def random_placement(game: Lag, rng: random.Random) -> LagPosition:
+    """Pieces scattered at random: many objects, so long moves and sideways merges occur."""
+    cells = list(range(game.board.size))
+    rng.shuffle(cells)
+    side = rng.randint(0, 1)
+    counts = [rng.randint(1, 8), rng.randint(1, 8)]
+    counts[side] = rng.randint(0, 8)  # the player who has just moved always has a piece
+    white = sum(1 << c for c in cells[: counts[0]])
+    black = sum(1 << c for c in cells[counts[0] : counts[0] + counts[1]])
+    return (white, black, side)
+
+
+@pytest.mark.parametrize("goal", GOALS)
+@pytest.mark.parametrize("size", [3, 4])
+def test_moves_and_results_match_the_readable_rules(size: int, goal: str) -> None:
+    game = Lag(size=size, goal=goal)
+    kernel = LagKernel(game, tt_entries=2)
+    rng = random.Random(size * 100 + GOALS.index(goal))
+    positions: list[LagPosition] = []
+    for _ in range(30):
+        positions += random_game(game, rng)
+    positions += [random_placement(game, rng) for _ in range(1500)]
+    kinds = {"sideways": 0, "capture": 0, "terminal": 0}
+    for position in positions:
+        expected = game.moves(position)
+        assert kernel.moves(position) == expected, game.render(position)
+        assert kernel.result(position) == game.result(position), game.render(position)
+        kinds["terminal"] += not expected
+        for source, target in expected:
+            kinds["capture"] += position[1 - position[2]] >> target & 1
+            kinds["sideways"] += game.board.coords[source][1] == game.board.coords[target][1]
+    assert all(count > 0 for count in kinds.values()), kinds  # every rule was exercised
+
+
+def readable_perft(game: Lag, position: LagPosition, depth: int) -> int:
+    """Move sequences of exactly ``depth`` plies, by the readable rules."""
+    if depth == 0:
+        return 1
+    return sum(readable_perft(game, child, depth - 1) for _, child in game.children(position))
+
+
+@pytest.mark.parametrize("goal", GOALS)
+def test_perft_matches_the_readable_rules(goal: str) -> None:
+    game = Lag(size=3, goal=goal)
+    kernel = LagKernel(game, tt_entries=2)
+    start = game.initial_position()
+    assert kernel.perft(start, 1) == 8  # the eight forward steps of the d row (hand count)
+    assert kernel.perft(start, 4) == readable_perft(game, start, 4)
+
+
+def assert_agrees_with_retrograde(
+    game: Lag, root: Any, kernels: list[LagKernel], *, every_position: bool
+) -> int:
+    """Compare the kernels' values with retrograde analysis on the graph below ``root``;
+    return the number of positions compared."""
+    solution = retrograde(game, root, symmetry=False, keep_positions=True)
+    nodes = range(len(solution)) if every_position else [solution.id_of(root)]
+    for node in nodes:
+        position = solution.position_of(node)
+        outcome, remoteness = solution.outcome(position), solution.remoteness(position)
+        for kernel in kernels:
+            expected = (outcome, remoteness if kernel.remoteness else None)
+            assert kernel.value(position) == expected, (game.render(position), kernel.remoteness)
+    return len(nodes)
+
+
+@pytest.mark.parametrize("goal", GOALS)
+def test_every_position_of_the_small_setup(goal: str) -> None:
+    game = Lag(size=3, goal=goal, setup=SMALL_SETUP)
+    kernels = [
+        LagKernel(game, remoteness=remoteness, symmetry=symmetry, tt_entries=entries)
+        for remoteness in (False, True)
+        for symmetry in (False, True)
+        for entries in (SMALL_TABLE, 4)
+    ]
+    compared = assert_agrees_with_retrograde(
+        game, game.initial_position(), kernels, every_position=True
+    )
+    assert compared > 200
+
+
+def small_graph_root(game: Lag, line: list[LagPosition], limit: int) -> LagPosition | None:
+    """The earliest position of a game's last plies whose remaining graph has at most
+    ``limit`` positions (walking back from the end until the graph gets too big)."""
+    root = None
+    for position in reversed(line[:-1]):
+        try:
+            retrograde(game, position, symmetry=False, max_positions=limit)
+        except PositionLimitExceeded:
+            break
+        root = position
+    return root
+
+
+@pytest.mark.parametrize("goal", GOALS)
+def test_positions_near_the_end_of_random_games(goal: str) -> None:
+    game = Lag(size=3, goal=goal)
+    kernels = [LagKernel(game, remoteness=r, tt_entries=SMALL_TABLE) for r in (False, True)]
+    rng = random.Random(7 + GOALS.index(goal))
+    compared = 0
+    for _ in range(15):
+        root = small_graph_root(game, random_game(game, rng), limit=2000)
+        if root is not None:
+            compared += assert_agrees_with_retrograde(game, root, kernels, every_position=True)
+    assert compared >= 300
+
+
+def test_solve_gives_every_root_move_and_a_legal_principal_variation() -> None:
+    game = Lag(size=3, goal="standard", setup=SMALL_SETUP)
+    expected = retrograde(game, symmetry=False).result()
+    for remoteness in (False, True):
+        result = solve_lag(game, remoteness=remoteness, tt_entries=SMALL_TABLE)
+        assert result.outcome == expected.outcome
+        assert result.remoteness == (expected.remoteness if remoteness else None)
+        got = {m.name: (m.outcome, m.remoteness) for m in result.moves}
+        want = {m.name: (m.outcome, m.remoteness if remoteness else None) for m in expected.moves}
+        assert got == want
+        position = game.initial_position()
+        for name in result.principal_variation:
+            position = game.play(position, game.parse_move(position, name))
+        assert game.result(position) is not None  # the line plays the game to its end
+        if remoteness:
+            assert len(result.principal_variation) == result.remoteness
+        assert result.extra["nodes"] > 0 and "compile_seconds" in result.extra
+
+
+def test_terminal_root() -> None:
+    # White to move on the far-row board where Black has just reached White's home row.
+    game = Lag(size=3, goal="far-row", setup="B.B/..../...../..../B.W W")
+    result = solve_lag(game, tt_entries=SMALL_TABLE)
+    assert result.outcome == Outcome.LOSS and result.moves == []
+
+
+def test_bad_input_is_refused() -> None:
+    game = Lag(size=3)
+    kernel = LagKernel(game, tt_entries=SMALL_TABLE)
+    with pytest.raises(PositionError):
+        kernel.moves((1, 1, 0))  # both colours on cell 0
+    with pytest.raises(PositionError):
+        kernel.moves((1 << 40, 0, 0))  # beyond the 19 cells
+    with pytest.raises(PositionError):
+        kernel.moves((0, 1, 2))
+    with pytest.raises(PositionError):
+        kernel.moves("BBB/BBBB W")
+    with pytest.raises(ParameterError):
+        LagKernel(lag_with_rules("backward-allowed", size=3))
+    with pytest.raises(ParameterError):
+        LagKernel(lag_with_rules("free-sideways", size=3))
+    with pytest.raises(ParameterError):
+        LagKernel(game, tt_entries=1)
+
+
+def test_kernels_load_from_the_disk_cache() -> None:
+    # Numba crashes on recursive functions loaded from its disk cache when a recursive call
+    # casts an argument (numba issue #6713): run every kernel in fresh processes, the
+    # second of which loads what the first (or this test session) cached.
+    script = (
+        "from cgt.games.lag import Lag; from solvers.kernels.lag import LagKernel, warm_up; "
+        "warm_up(); game = Lag(size=3); kernel = LagKernel(game, tt_entries=1 << 10); "
+        "print(kernel.perft(game.initial_position(), 3), len(kernel.moves(game.initial_position())))"
+    )
+    root = Path(__file__).resolve().parent.parent
+    for _ in range(2):
+        run = subprocess.run(
+            [sys.executable, "-c", script], cwd=root, capture_output=True, text=True, check=False
+        )
+        assert run.returncode == 0, run.stderr[-500:]
+        assert run.stdout.split()[1] == "8"
+
+
+@pytest.mark.slow
+def test_size_3_far_row_agrees_with_pure_python_alpha_beta() -> None:
+    # solvers.alphabeta solved this board in 38 s (4.9 M nodes): White, who moves first, loses.
+    result = solve_lag(Lag(size=3, goal="far-row"), tt_entries=1 << 21, principal_variation=False)
+    assert result.outcome == Outcome.LOSS
+    assert all(m.outcome == Outcome.LOSS for m in result.moves)
