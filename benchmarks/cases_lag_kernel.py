@@ -4,9 +4,10 @@ benchmarks/run.py:
     from benchmarks.cases_lag_kernel import register as register_lag_kernel_cases
     register_lag_kernel_cases(case)
 
-Each case reports ``seconds`` without compilation (the compile or cache-load time is in the
-note and in its own case), ``rate`` in search nodes per second and ``positions`` as the
-distinct table entries written.
+Each case reports ``seconds`` without compilation, ``rate`` and ``nodes_per_second`` in search
+nodes per second and ``compile_seconds`` (the compile or cache-load time, also in the note and
+in its own case) apart; ``positions`` counts the distinct table entries written. Run them
+alone with ``python benchmarks/cases_kernels.py --lag lag``.
 """
 
 from __future__ import annotations
@@ -18,42 +19,39 @@ from typing import Any
 Case = Callable[[], dict[str, Any]]
 CaseDecorator = Callable[[str], Callable[[Case], Case]]
 
-#: Transposition-table slots for the size-3 solves (24 bytes each: 400 MB).
+#: Transposition-table slots for the size-3 solves (32 bytes each: 512 MiB).
 SIZE_3_TT_ENTRIES = 1 << 24
 #: Wall-clock budget of the bounded size-4 attempt.
 SIZE_4_BUDGET_SECONDS = 300.0
 
 
 def _compiled_lag(size: int, goal: str, remoteness: bool) -> dict[str, Any]:
-    from cgt.games.lag import Lag
-    from solvers.kernels.lag import solve_lag
+    from cases_kernels import kernel_row
 
+    from cgt.games.lag import Lag
+    from solvers.kernels.lag import solve_lag, warm_up
+
+    warm_up()  # outside the process time of the solve
+    cpu = time.process_time()
     result = solve_lag(
         Lag(size=size, goal=goal),
         remoteness=remoteness,
         tt_entries=SIZE_3_TT_ENTRIES,
         principal_variation=False,
     )
-    nodes = result.extra["nodes"]
-    seconds = result.extra["search_seconds"]
     openings = ", ".join(f"{m.name}:{m.outcome.label}" for m in result.moves)
-    return {
-        "result": result.winner,
-        "positions": result.positions,
-        "seconds": seconds,
-        "rate": nodes / seconds if seconds else 0.0,
-        "note": (
-            f"{nodes} nodes, compile {result.extra['compile_seconds']} s, "
-            f"remoteness {result.remoteness}; openings {openings}"
-        ),
-    }
+    return kernel_row(result, time.process_time() - cpu, f"; openings {openings}")
 
 
 def _size_4_attempt() -> dict[str, Any]:
     """Size 4, goal standard, value mode, within a wall-clock budget (an open board)."""
-    from cgt.games.lag import Lag
-    from solvers.kernels.lag import SearchBudgetExceeded, solve_lag
+    from cases_kernels import kernel_row
 
+    from cgt.games.lag import Lag
+    from solvers.kernels import SearchBudgetExceeded
+    from solvers.kernels.lag import solve_lag, warm_up
+
+    compile_seconds = warm_up()
     try:
         result = solve_lag(
             Lag(size=4),
@@ -62,23 +60,23 @@ def _size_4_attempt() -> dict[str, Any]:
             max_seconds=SIZE_4_BUDGET_SECONDS,
         )
     except SearchBudgetExceeded as exc:
+        rate = exc.nodes / exc.seconds if exc.seconds else 0.0
         return {
             "result": "open",
             "positions": exc.nodes,
             "seconds": exc.seconds,
-            "rate": exc.nodes / exc.seconds if exc.seconds else 0.0,
-            "note": f"not solved in {SIZE_4_BUDGET_SECONDS:.0f} s (positions column: nodes)",
+            "rate": rate,
+            "nodes": exc.nodes,
+            "nodes_per_second": round(rate),
+            "compile_seconds": round(compile_seconds, 3),
+            "note": (
+                f"not solved in {SIZE_4_BUDGET_SECONDS:.0f} s (positions column: nodes), "
+                f"{rate / 1e6:.2f} M nodes/s, compile {compile_seconds:.2f} s"
+            ),
             "open": f"- lag size 4 standard: not solved, {exc.nodes} nodes in {exc.seconds:.0f} s",
         }
-    nodes = result.extra["nodes"]
-    return {
-        "result": result.winner,
-        "positions": result.positions,
-        "seconds": result.seconds,
-        "rate": nodes / result.seconds if result.seconds else 0.0,
-        "note": f"{nodes} nodes; openings "
-        + ", ".join(f"{m.name}:{m.outcome.label}" for m in result.moves),
-    }
+    openings = ", ".join(f"{m.name}:{m.outcome.label}" for m in result.moves)
+    return kernel_row(result, note=f"; openings {openings}")
 
 
 def _perft_rate(size: int, compiled_depth: int, readable_depth: int) -> dict[str, Any]:
@@ -109,6 +107,7 @@ def _perft_rate(size: int, compiled_depth: int, readable_depth: int) -> dict[str
         "positions": leaves,
         "seconds": compiled_seconds,
         "rate": leaves / compiled_seconds,
+        "compile_seconds": round(compile_seconds, 3),
         "note": (
             f"perft({compiled_depth}) = {leaves} leaves compiled; readable rules perft"
             f"({readable_depth}) = {readable_leaves} at {readable_leaves / python_seconds:.0f}"
@@ -126,6 +125,7 @@ def _compile() -> dict[str, Any]:
         "positions": 0,
         "seconds": seconds,
         "rate": 0.0,
+        "compile_seconds": round(seconds, 3),
         "note": "compile, or load from numba's disk cache when it is warm",
     }
 
@@ -141,6 +141,7 @@ def register(case: CaseDecorator) -> None:
     def _lag3_perft() -> dict[str, Any]:
         return _perft_rate(3, compiled_depth=7, readable_depth=5)
 
+    # goal=standard first: the standard board in value mode (every opening solved)
     for goal in ("standard", "strict", "far-row-one-object", "far-row"):
 
         @case(f"lag size 3 {goal}/compiled")

@@ -50,8 +50,12 @@ def _solve(game_name: str, solver: str, remoteness: bool = True, **params: Any) 
         "positions": result.positions,
         "seconds": result.seconds,
         "rate": rate,
-        "note": f"remoteness {result.remoteness}",
+        "note": f"remoteness {result.remoteness}" if remoteness else "value only",
     }
+
+
+# The pure-Python road. Cases named like a compiled case (same text before the "/") are
+# compared with it in the "compiled against pure Python" table.
 
 
 @case("tictactoe/retrograde")
@@ -74,9 +78,14 @@ def _control2_ab() -> dict[str, Any]:
     return _solve("control", "alphabeta", size=2)
 
 
-@case("lag size 3/retrograde")
-def _lag3() -> dict[str, Any]:
-    return _solve("lag", "retrograde", size=3)
+@case("control size 3/alphabeta")
+def _control3_ab() -> dict[str, Any]:
+    return _solve("control", "alphabeta", remoteness=False, size=3)
+
+
+@case("lag size 3 far-row/alphabeta")
+def _lag3_far_row_ab() -> dict[str, Any]:
+    return _solve("lag", "alphabeta", remoteness=False, size=3, goal="far-row")
 
 
 @case("super-nonnect 2x2 revised/retrograde")
@@ -84,9 +93,42 @@ def _sn22() -> dict[str, Any]:
     return _solve("super-nonnect", "retrograde", a=2, b=2, rule="revised")
 
 
+@case("super-nonnect 2x3 revised/alphabeta")
+def _sn23_ab() -> dict[str, Any]:
+    return _solve("super-nonnect", "alphabeta", remoteness=False, a=2, b=3, rule="revised")
+
+
 @case("interleave size 2/retrograde")
 def _il2() -> dict[str, Any]:
     return _solve("interleave", "retrograde", size=2)
+
+
+@case("entropy 4x3/retrograde")
+def _entropy43() -> dict[str, Any]:
+    return _solve("entropy", "retrograde", setup="SSSS/..../OOOO O")
+
+
+def _register_case_modules() -> None:
+    """The compiled-kernel and algebra cases live beside this file, one module per area."""
+    import importlib
+
+    for module_name in (
+        "cases_kernels",
+        "cases_lag_kernel",
+        "cases_entropy_kernel",
+        "bench_canonical",
+    ):
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError:
+            continue
+        register = getattr(module, "register", None)
+        if register is not None:
+            register(case)
+
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+_register_case_modules()
 
 
 def machine() -> dict[str, str]:
@@ -131,6 +173,35 @@ def run_one(name: str) -> dict[str, Any]:
     out["wall"] = time.perf_counter() - start
     out["max_rss_mib"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     return out
+
+
+def comparison_table(rows: list[tuple[str, dict[str, Any]]]) -> list[str]:
+    """Compiled cases beside the pure-Python case of the same board (same name before "/")."""
+    by_board: dict[str, dict[str, dict[str, Any]]] = {}
+    for name, r in rows:
+        board, _, solver = name.partition("/")
+        if "error" not in r:
+            by_board.setdefault(board, {})[solver] = r
+    out: list[str] = []
+    for board, solvers in by_board.items():
+        compiled = {k: v for k, v in solvers.items() if k.startswith("compiled")}
+        python = {k: v for k, v in solvers.items() if k in ("alphabeta", "retrograde")}
+        for (c_name, c), (p_name, p) in ((c, p) for c in compiled.items() for p in python.items()):
+            speedup = p["seconds"] / c["seconds"] if c["seconds"] else float("inf")
+            out.append(
+                f"| {board} | {p_name} {p['seconds']:.2f} s | {c_name} {c['seconds']:.3f} s | "
+                f"{speedup:,.0f}x | {p.get('result', '')} / {c.get('result', '')} |"
+            )
+    if not out:
+        return []
+    header = [
+        "",
+        "## Compiled against pure Python (same board, same run)",
+        "",
+        "| board | pure Python | compiled (excl. compile) | speed-up | results agree? |",
+        "|---|---:|---:|---:|---|",
+    ]
+    return header + out
 
 
 def main() -> None:
@@ -189,6 +260,7 @@ def main() -> None:
             f"{r['seconds']:.3f} | {r.get('rate', 0):,.0f} | {r['max_rss_mib']:.0f} | "
             f"{r.get('note', '')} |"
         )
+    lines += comparison_table(rows)
     extra = [r for _, r in rows if "open" in r]
     if extra:
         lines += ["", "## Open boards", ""] + [r["open"] for r in extra]

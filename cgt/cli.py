@@ -135,9 +135,11 @@ def show_command(game_name: str, position: str | None, params: tuple[str, ...]) 
 @click.option("--position", default=None, help="Solve this position instead of the initial one.")
 @click.option(
     "--solver",
-    type=click.Choice(["auto", "retrograde", "alphabeta"]),
+    type=click.Choice(["auto", "retrograde", "alphabeta", "compiled"]),
     default="auto",
     show_default=True,
+    help="auto: retrograde when the graph is small, else the compiled kernel if the game has "
+    "one (control, lag, super-nonnect, ...), else alpha-beta.",
 )
 @click.option("--no-symmetry", is_flag=True, help="Do not merge symmetric positions.")
 @click.option(
@@ -145,7 +147,19 @@ def show_command(game_name: str, position: str | None, params: tuple[str, ...]) 
     is_flag=True,
     help="Alpha-beta: prove the value only, without exact remoteness (faster).",
 )
-@click.option("--tt-entries", type=int, default=None, help="Alpha-beta transposition table size.")
+@click.option(
+    "--tt-entries",
+    type=click.IntRange(min=2),
+    default=None,
+    help="Transposition table slots (alpha-beta 2^20, compiled 2^22 by default); a table that "
+    "does not fit in memory is refused before the solve starts.",
+)
+@click.option(
+    "--max-seconds",
+    type=click.FloatRange(min=0, min_open=True),
+    default=None,
+    help="Compiled kernel: give up after this many seconds and say how far it got.",
+)
 @click.option(
     "--jobs",
     type=click.IntRange(min=1),
@@ -175,6 +189,7 @@ def solve_command(
     no_symmetry: bool,
     value_only: bool,
     tt_entries: int | None,
+    max_seconds: float | None,
     jobs: int,
     backend: str,
     save: bool,
@@ -196,7 +211,7 @@ def solve_command(
     progress = StderrProgress(f"solve {game.label()}")
     database = SolutionDatabase(db) if (save or jobs > 1 or db is not None) else None
     try:
-        if jobs > 1 or (database is not None and solver == "alphabeta"):
+        if jobs > 1 or (database is not None and solver in ("alphabeta", "compiled")):
             assert database is not None
             result = solve_by_openings(
                 game,
@@ -208,6 +223,7 @@ def solve_command(
                 tt_entries=tt_entries or (1 << 20),
                 database=database,
                 progress=progress,
+                solver="compiled" if solver == "compiled" else "alphabeta",
             )
         elif database is not None:
             solution = retrograde(game, pos, symmetry=not no_symmetry, progress=progress)
@@ -222,6 +238,7 @@ def solve_command(
                 remoteness=not value_only,
                 progress=progress,
                 tt_entries=tt_entries,
+                max_seconds=max_seconds,
             )
     finally:
         progress.close()

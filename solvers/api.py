@@ -7,15 +7,34 @@ from typing import Any
 from cgt.errors import ParameterError
 from cgt.protocol import Game
 from solvers.alphabeta import AlphaBeta
+from solvers.memory import require_memory
 from solvers.result import SolveResult
 from solvers.retrograde import PositionLimitExceeded, ProgressCallback, retrograde
+from solvers.tt import TranspositionTable
 
-SOLVERS = ("auto", "retrograde", "alphabeta")
-#: "auto" enumerates at most this many positions before switching to alpha-beta: retrograde
+SOLVERS = ("auto", "retrograde", "alphabeta", "compiled")
+#: "auto" enumerates at most this many positions before switching to a search: retrograde
 #: keeps every position in memory and enumerates at some 10^4-10^5 positions per second.
 AUTO_MAX_POSITIONS = 2_000_000
-#: Default transposition-table capacity of alpha-beta (slots).
+#: Default transposition-table capacity of the pure-Python alpha-beta (slots).
 DEFAULT_TT_ENTRIES = 1 << 20
+#: Default transposition-table capacity of a compiled kernel (slots of a few machine words).
+DEFAULT_KERNEL_TT_ENTRIES = 1 << 22
+
+
+def compiled_solver_names() -> list[str]:
+    """Registry names of the games that have a compiled kernel."""
+    from solvers.kernels import KERNELS
+
+    return sorted(KERNELS)
+
+
+def kernel_table_bytes(tt_entries: int) -> int:
+    """Memory of a compiled kernel's transposition table of ``tt_entries`` slots."""
+    from solvers import kernels
+
+    estimate = getattr(kernels, "estimate_bytes", None)
+    return int(estimate(tt_entries)) if estimate is not None else 32 * tt_entries
 
 
 def solve(
@@ -28,18 +47,28 @@ def solve(
     progress: ProgressCallback | None = None,
     tt_entries: int | None = None,
     max_positions: int = AUTO_MAX_POSITIONS,
+    max_seconds: float | None = None,
 ) -> SolveResult:
     """Solve ``position`` (default: the initial position) of ``game`` exactly.
 
     ``solver``: ``retrograde`` (every reachable position, exact remoteness, cycles as draws),
-    ``alphabeta`` (depth-first, memory bounded by ``tt_entries``) or ``auto`` (retrograde when
-    the reachable graph has at most ``max_positions`` positions, else alpha-beta).
-    ``remoteness=False`` lets alpha-beta prune more; retrograde always knows remoteness.
+    ``alphabeta`` (depth-first, memory bounded by ``tt_entries``), ``compiled`` (the game's
+    numba kernel, :mod:`solvers.kernels`; only for games that have one) or ``auto``
+    (retrograde when the reachable graph has at most ``max_positions`` positions, else the
+    compiled kernel when the game has one, else alpha-beta).
+    ``remoteness=False`` lets the searches prune more; retrograde always knows remoteness.
+    ``max_seconds`` bounds a compiled search (it then raises
+    :class:`solvers.kernels.base.SearchBudgetExceeded`).
+    A table that cannot fit in the available memory is refused before the solve starts.
     """
     if solver not in SOLVERS:
         raise ParameterError(f"unknown solver {solver!r} (solvers: {', '.join(SOLVERS)})")
     if tt_entries is not None and (not isinstance(tt_entries, int) or tt_entries < 2):
         raise ParameterError(f"tt_entries must be an integer >= 2, got {tt_entries!r}")
+    if solver == "compiled" and game.name not in compiled_solver_names():
+        raise ParameterError(
+            f"no compiled kernel for {game.name!r} (kernels: {', '.join(compiled_solver_names())})"
+        )
     if position is None:
         position = game.initial_position()
     if solver in ("auto", "retrograde"):
@@ -54,9 +83,29 @@ def solve(
             result = solution.result(position)
             result.extra["requested_solver"] = solver
             return result
+    if solver == "compiled" or (solver == "auto" and game.name in compiled_solver_names()):
+        compiled = _solve_compiled(
+            game,
+            position,
+            symmetry,
+            remoteness,
+            progress,
+            tt_entries,
+            max_seconds,
+            fall_back=solver == "auto",
+        )
+        if compiled is not None:
+            compiled.extra["requested_solver"] = solver
+            return compiled
+    entries = tt_entries or DEFAULT_TT_ENTRIES
+    require_memory(
+        TranspositionTable.bytes_for(entries),
+        f"an alpha-beta table of {entries:,} entries",
+        "lower --tt-entries",
+    )
     searcher = AlphaBeta(
         game,
-        tt_entries=tt_entries or DEFAULT_TT_ENTRIES,
+        tt_entries=entries,
         symmetry=symmetry,
         remoteness=remoteness,
         progress=progress,
@@ -64,3 +113,40 @@ def solve(
     result = searcher.solve(position)
     result.extra["requested_solver"] = solver
     return result
+
+
+def _solve_compiled(
+    game: Game[Any, Any],
+    position: Any,
+    symmetry: bool,
+    remoteness: bool,
+    progress: ProgressCallback | None,
+    tt_entries: int | None,
+    max_seconds: float | None,
+    fall_back: bool,
+) -> SolveResult | None:
+    """The game's kernel; with ``fall_back``, None when the kernel refuses the board (too big
+    for its bitboards, an option it lacks) so that alpha-beta can try instead."""
+    from solvers.kernels import KERNELS
+
+    entries = tt_entries or DEFAULT_KERNEL_TT_ENTRIES
+    require_memory(
+        kernel_table_bytes(entries),
+        f"a compiled table of {entries:,} entries",
+        "lower --tt-entries",
+    )
+    options: dict[str, Any] = {
+        "remoteness": remoteness,
+        "tt_entries": entries,
+        "symmetry": symmetry,
+    }
+    if max_seconds is not None:
+        options["max_seconds"] = max_seconds
+    if progress is not None:
+        options["progress"] = progress
+    try:
+        return KERNELS[game.name](game, position, **options)
+    except ParameterError:
+        if fall_back:
+            return None
+        raise

@@ -14,19 +14,60 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from cgt.errors import ParameterError
 from cgt.protocol import Game, Outcome
 from solvers.alphabeta import AlphaBeta
 from solvers.database import SolutionDatabase
 from solvers.result import MoveValue, SolveResult
 from solvers.retrograde import ProgressCallback, best_move_values
 
+SPLIT_SOLVERS = ("alphabeta", "compiled")
+
 
 def _solve_child(
-    game: Game[Any, Any], child: Any, remoteness: bool, symmetry: bool, tt_entries: int
+    game: Game[Any, Any],
+    child: Any,
+    remoteness: bool,
+    symmetry: bool,
+    tt_entries: int,
+    solver: str = "alphabeta",
 ) -> tuple[int, int | None, int]:
+    if solver == "compiled":
+        from solvers.api import solve
+
+        result = solve(
+            game,
+            child,
+            solver="compiled",
+            remoteness=remoteness,
+            symmetry=symmetry,
+            tt_entries=tt_entries,
+        )
+        return int(result.outcome), result.remoteness, int(result.extra.get("nodes", 0))
     searcher = AlphaBeta(game, tt_entries=tt_entries, symmetry=symmetry, remoteness=remoteness)
     result = searcher.solve(child)
     return int(result.outcome), result.remoteness, result.positions
+
+
+def check_backend(backend: str) -> None:
+    """Refuse an unknown joblib backend by name before any work starts."""
+    from joblib.parallel import BACKENDS, EXTERNAL_BACKENDS
+
+    if backend in BACKENDS:
+        return
+    if backend in EXTERNAL_BACKENDS:
+        try:
+            EXTERNAL_BACKENDS[backend]()  # registers it, if its package is installed
+        except ImportError as exc:
+            raise ParameterError(
+                f"joblib backend {backend!r} needs a package that is not installed ({exc})"
+            ) from None
+        if backend in BACKENDS:
+            return
+    raise ParameterError(
+        f"unknown joblib backend {backend!r} (registered: {', '.join(sorted(BACKENDS))}); "
+        "register a cluster backend in a plugin loaded with 'cgt --load FILE.py'"
+    )
 
 
 def solve_by_openings(
@@ -40,9 +81,15 @@ def solve_by_openings(
     tt_entries: int = 1 << 20,
     database: SolutionDatabase | None = None,
     progress: ProgressCallback | None = None,
+    solver: str = "alphabeta",
 ) -> SolveResult:
-    """Solve ``position`` by solving the position after each legal move as a separate job."""
+    """Solve ``position`` by solving the position after each legal move as a separate job,
+    each with ``solver`` (``alphabeta``, or ``compiled`` for a game with a kernel)."""
     from joblib import Parallel, delayed
+
+    check_backend(backend)
+    if solver not in SPLIT_SOLVERS:
+        raise ParameterError(f"--jobs splits with {' or '.join(SPLIT_SOLVERS)}, not {solver!r}")
 
     started = time.perf_counter()
     if position is None:
@@ -81,7 +128,8 @@ def solve_by_openings(
     if todo:
         parallel = Parallel(n_jobs=jobs, backend=backend, return_as="generator")
         outputs = parallel(
-            delayed(_solve_child)(game, children[i], remoteness, symmetry, tt_entries) for i in todo
+            delayed(_solve_child)(game, children[i], remoteness, symmetry, tt_entries, solver)
+            for i in todo
         )
     for done, (i, (code, rem, visited)) in enumerate(zip(todo, outputs), start=1):
         nodes += visited
@@ -96,7 +144,7 @@ def solve_by_openings(
                         rem,
                     )
                 ],
-                solver="alphabeta",
+                solver=solver,
             )
         if progress:
             progress(
@@ -134,13 +182,13 @@ def solve_by_openings(
                     root_rem,
                 )
             ],
-            solver="alphabeta",
+            solver=solver,
         )
     return SolveResult(
         game=game.name,
         params=dict(game.parameters),
         position=game.render(position),
-        solver="alphabeta-split",
+        solver=f"{solver}-split",
         outcome=best_outcome,
         remoteness=root_rem,
         moves=values,

@@ -6,6 +6,18 @@ alpha-beta whose transposition table lives in one numpy array (:mod:`solvers.ker
 It is a second, independent statement of the rules, so tests compare it move for move with
 the readable game module and value for value with :mod:`solvers.retrograde`.
 
+Every entry point in :data:`KERNELS` has the same signature::
+
+    solve_X(game, position=None, *, remoteness=False, tt_entries=1 << 22, symmetry=True,
+            principal_variation=True, max_seconds=None, progress=None,
+            **game_specific_options) -> SolveResult
+
+``max_seconds`` running out raises :class:`~solvers.kernels.base.SearchBudgetExceeded` (a
+:class:`~cgt.errors.CGTError`); ``progress`` (a :data:`solvers.retrograde.ProgressCallback`)
+is called about every half second with ``{"phase": "search", "nodes", "positions",
+"seconds"}`` and after each root move with ``{"phase": "root move", "move", "outcome",
+"nodes", "seconds"}``. :func:`estimate_bytes` gives the table's memory before allocating it.
+
 Kernels are compiled on first use and cached on disk (numba ``cache=True``); the compile or
 cache-load time is reported separately from the solving time (``extra["compile_seconds"]``).
 Importing this package compiles nothing.
@@ -13,18 +25,32 @@ Importing this package compiles nothing.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
+from solvers.kernels.base import KernelSolver, SearchBudgetExceeded
 from solvers.kernels.control import solve_control
+from solvers.kernels.entropy import solve_entropy
+from solvers.kernels.lag import solve_lag
 from solvers.kernels.super_nonnect import solve_super_nonnect
-from solvers.result import SolveResult
+from solvers.kernels.table import table_bytes
 
-#: Registry name of a game -> its compiled solver ``solver(game, position, **options)``.
-KERNELS: dict[str, Callable[..., SolveResult]] = {
+#: Registry name of a game -> its compiled solver (the uniform signature above).
+KERNELS: dict[str, KernelSolver] = {
     "control": solve_control,
+    "entropy": solve_entropy,
+    "lag": solve_lag,
     "super-nonnect": solve_super_nonnect,
 }
+
+#: Memory of a kernel besides its table (search stacks, history, board tables): a bound.
+OVERHEAD_BYTES = 64 << 20
+
+
+def estimate_bytes(tt_entries: int) -> int:
+    """Memory a kernel solve with a table of ``tt_entries`` slots needs (every kernel uses the
+    layout of :mod:`solvers.kernels.table`: 32 bytes per slot, the count rounded down to a
+    power of two), so a caller can refuse a table that cannot fit before allocating it."""
+    return table_bytes(tt_entries) + OVERHEAD_BYTES
 
 
 def has_kernel(game: Any) -> bool:
@@ -32,4 +58,13 @@ def has_kernel(game: Any) -> bool:
     return getattr(game, "name", None) in KERNELS
 
 
-__all__ = ["KERNELS", "has_kernel", "solve_control", "solve_super_nonnect"]
+__all__ = [
+    "KERNELS",
+    "SearchBudgetExceeded",
+    "estimate_bytes",
+    "has_kernel",
+    "solve_control",
+    "solve_entropy",
+    "solve_lag",
+    "solve_super_nonnect",
+]

@@ -1,27 +1,42 @@
 """The Python side shared by the compiled kernels: root values, every root move's value, a
-principal variation and the :class:`~solvers.result.SolveResult`.
+principal variation, the node budget and progress reports, and the
+:class:`~solvers.result.SolveResult`.
 
-A kernel subclass supplies :meth:`CompiledKernel.moves` (the compiled move generator, in the
-game's moves) and :meth:`CompiledKernel._search` (one search from a position with an empty
-path). Everything else is here, so that each kernel module holds only its game's rules.
+A kernel subclass supplies :meth:`CompiledKernel.check_position`, :meth:`CompiledKernel.moves`
+(the compiled move generator, in the game's moves) and :meth:`CompiledKernel._search` (one
+compiled search from a position with an empty path, which stops once ``ctl[S_NODES]`` passes
+``ctl[S_NODE_LIMIT]``). Everything else is here, so that each kernel module holds only its
+game's rules and search loop.
+
+Budget and progress: without ``max_seconds`` or ``progress`` a search is one compiled call.
+With either, it runs in slices of about :data:`SLICE_SECONDS` (a node budget per call, sized
+from the measured speed); a slice that runs out stores nothing on its unfinished path, so the
+next slice resumes from everything the table kept. Between slices the progress callback gets
+``{"phase": "search", "nodes", "positions", "seconds"}`` and the deadline is checked
+(:class:`SearchBudgetExceeded`).
 """
 
 from __future__ import annotations
 
+import math
 import time
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
-from cgt.errors import ParameterError
+from cgt.errors import CGTError, ParameterError
 from cgt.protocol import Game, Outcome
 from solvers.kernels.table import (
     BIG,
     INFINITY,
+    NO_NODE_LIMIT,
+    S_ABORTED,
     S_HITS,
     S_MAX_PLY,
     S_NEW_STORES,
+    S_NODE_LIMIT,
     S_NODES,
     S_OVERFLOW,
     S_PROBES,
@@ -30,7 +45,41 @@ from solvers.kernels.table import (
     toward_root_py,
 )
 from solvers.result import MoveValue, SolveResult
-from solvers.retrograde import best_move_values
+from solvers.retrograde import ProgressCallback, best_move_values
+
+#: Target wall time of one budgeted compiled call (progress and deadline granularity).
+SLICE_SECONDS = 0.5
+#: Node budget of the first budgeted call, and the bounds of later ones.
+FIRST_SLICE_NODES = 1 << 18
+MIN_SLICE_NODES = 1 << 14
+MAX_SLICE_NODES = 1 << 30
+
+
+class SearchBudgetExceeded(CGTError):
+    """The search ran out of its time budget (``max_seconds``) before proving the value.
+
+    A :class:`~cgt.errors.CGTError`, so the command line prints it on one line: the input was
+    fine, the budget was too small for it."""
+
+    def __init__(self, nodes: int, seconds: float) -> None:
+        super().__init__(
+            f"no result within the time budget: {nodes:,} nodes searched in {seconds:.1f} s"
+        )
+        self.nodes = nodes
+        self.seconds = seconds
+
+
+def check_max_seconds(max_seconds: float | None) -> None:
+    """:class:`ParameterError` unless ``max_seconds`` is None or a positive number."""
+    if max_seconds is None:
+        return
+    if (
+        isinstance(max_seconds, bool)
+        or not isinstance(max_seconds, int | float)
+        or not math.isfinite(max_seconds)
+        or max_seconds <= 0
+    ):
+        raise ParameterError(f"max_seconds must be a positive number, got {max_seconds!r}")
 
 
 class CompiledKernel(ABC):
@@ -48,13 +97,30 @@ class CompiledKernel(ABC):
     tt: np.ndarray
     capacity: int
 
+    # budget of the current solve (see the module docstring); None: unbounded, silent
+    _deadline: float | None = None
+    _progress: ProgressCallback | None = None
+    _started: float = 0.0
+    _slice_nodes: int = FIRST_SLICE_NODES
+
+    @abstractmethod
+    def check_position(self, position: Any) -> Any:
+        """The position as kernel arguments; :class:`~cgt.errors.PositionError` if it is
+        not one of this game's positions."""
+
     @abstractmethod
     def moves(self, position: Any) -> list[Any]:
         """Legal moves of ``position`` as the game's moves, by the compiled generator."""
 
     @abstractmethod
     def _search(self, position: Any, alpha: int, beta: int) -> int:
-        """Compiled search of ``position`` with an empty path."""
+        """One compiled search of ``position`` with an empty path, within the node budget
+        ``ctl[S_NODE_LIMIT]`` (``ctl[S_ABORTED]`` set when it runs out)."""
+
+    def terminal_outcome(self, position: Any) -> Outcome | None:
+        """Outcome for the player to move if the game is over at ``position``, else None.
+        Default: normal play, no legal move loses."""
+        return None if self.moves(position) else Outcome.LOSS
 
     @property
     def approx_bytes(self) -> int:
@@ -64,14 +130,80 @@ class CompiledKernel(ABC):
     def stat(self, index: int) -> int:
         return int(self.ctl[index])
 
-    def score(self, position: Any, alpha: int = -INFINITY, beta: int = INFINITY) -> int:
-        """Score of ``position`` by a search with an empty path (exact for a full window)."""
-        value = self._search(position, alpha, beta)
-        if self.ctl[S_OVERFLOW]:
-            self.ctl[S_OVERFLOW] = 0
-            raise ParameterError(f"search path longer than {self.max_ply} plies; raise max_ply")
-        return int(value)
+    def table_stats(self) -> dict[str, int]:
+        return {
+            "capacity": self.capacity,
+            "bytes": self.approx_bytes,
+            "probes": self.stat(S_PROBES),
+            "hits": self.stat(S_HITS),
+            "stores": self.stat(S_STORES),
+            "new_stores": self.stat(S_NEW_STORES),
+        }
 
+    # ---------------------------------------------------------------- budget
+    def set_budget(
+        self, max_seconds: float | None = None, progress: ProgressCallback | None = None
+    ) -> None:
+        """Bound the following searches to ``max_seconds`` from now and report progress to
+        ``progress`` (None and None: one unbounded compiled call per search)."""
+        check_max_seconds(max_seconds)
+        self._slice_nodes = FIRST_SLICE_NODES
+        self._started = time.perf_counter()
+        self._deadline = None if max_seconds is None else self._started + max_seconds
+        self._progress = progress
+
+    def elapsed(self) -> float:
+        return time.perf_counter() - self._started
+
+    def check_deadline(self) -> None:
+        """:class:`SearchBudgetExceeded` if the budget's deadline has passed."""
+        if self._deadline is not None and time.perf_counter() > self._deadline:
+            raise SearchBudgetExceeded(self.stat(S_NODES), self.elapsed())
+
+    def report(self, event: dict[str, Any]) -> None:
+        if self._progress is not None:
+            self._progress(event)
+
+    def score(self, position: Any, alpha: int = -INFINITY, beta: int = INFINITY) -> int:
+        """Score of ``position`` by a search with an empty path (exact for a full window),
+        in budgeted slices when a budget or a progress callback is set."""
+        budgeted = self._deadline is not None or self._progress is not None
+        while True:
+            self.ctl[S_ABORTED] = 0
+            nodes_before = self.stat(S_NODES)
+            entries_before = self.stat(S_NEW_STORES)
+            self.ctl[S_NODE_LIMIT] = nodes_before + self._slice_nodes if budgeted else NO_NODE_LIMIT
+            slice_started = time.perf_counter()
+            value = self._search(position, alpha, beta)
+            if self.ctl[S_OVERFLOW]:
+                self.ctl[S_OVERFLOW] = 0
+                raise ParameterError(f"search path longer than {self.max_ply} plies; raise max_ply")
+            if not self.ctl[S_ABORTED]:
+                return int(value)
+            # a slice ran out: size the next one from the measured speed, report, check.
+            # A slice that wrote no new table entry may be redoing the same unstorable work
+            # (results flagged by a repetition, or a path deeper than the slice): double it,
+            # so that every search ends.
+            seconds = max(time.perf_counter() - slice_started, 1e-6)
+            rate = (self.stat(S_NODES) - nodes_before) / seconds
+            if self.stat(S_NEW_STORES) == entries_before:
+                self._slice_nodes *= 2
+            else:
+                self._slice_nodes = int(
+                    min(max(rate * SLICE_SECONDS, MIN_SLICE_NODES), MAX_SLICE_NODES)
+                )
+            self.report(
+                {
+                    "phase": "search",
+                    "nodes": self.stat(S_NODES),
+                    "positions": self.stat(S_NEW_STORES),
+                    "tt_hits": self.stat(S_HITS),
+                    "seconds": round(self.elapsed(), 3),
+                }
+            )
+            self.check_deadline()
+
+    # ---------------------------------------------------------------- values
     def decode(self, score: int) -> tuple[Outcome, int | None]:
         """Outcome and remoteness (None in value mode or for a draw) of an exact score."""
         if score == 0:
@@ -96,13 +228,26 @@ class CompiledKernel(ABC):
         its own root with a full window."""
         scores = []
         for move in self.moves(position):
+            self.check_deadline()
             child = self.game.play(position, move)
-            scores.append((move, self._child_score(position, child, self.score(child))))
+            score = self._child_score(position, child, self.score(child))
+            scores.append((move, score))
+            if self._progress is not None:
+                self.report(
+                    {
+                        "phase": "root move",
+                        "move": self.game.move_name(position, move),
+                        "outcome": self.decode(score)[0].label,
+                        "nodes": self.stat(S_NODES),
+                        "seconds": round(self.elapsed(), 3),
+                    }
+                )
         return scores
 
     def principal_variation(self, position: Any, score: int, max_length: int = 200) -> list[str]:
         """One line that keeps the value: at each step the first move whose child, solved
-        as a root, has the position's score one ply later."""
+        as a root, has the position's score one ply later (in value mode any winning move,
+        so the line need not be the shortest)."""
         game = self.game
         line: list[str] = []
         seen: set[Any] = set()
@@ -120,27 +265,45 @@ class CompiledKernel(ABC):
         return line
 
     def solve(
-        self, position: Any, *, principal_variation: bool = True, compile_seconds: float = 0.0
+        self,
+        position: Any,
+        *,
+        principal_variation: bool = True,
+        compile_seconds: float = 0.0,
+        max_seconds: float | None = None,
+        progress: ProgressCallback | None = None,
     ) -> SolveResult:
         """Root value and the value of every root move (each solved as its own root with a
-        full window); ``seconds`` excludes compilation."""
+        full window); ``seconds`` excludes compilation. :class:`SearchBudgetExceeded` when
+        ``max_seconds`` runs out first."""
         game = self.game
+        self.check_position(position)
+        self.set_budget(max_seconds, progress)
         started = time.perf_counter()
-        scores = self.child_scores(position)
-        if scores:
+        nodes_before = self.stat(S_NODES)
+        stores_before = self.stat(S_NEW_STORES)
+        terminal = self.terminal_outcome(position)
+        move_values: list[MoveValue] = []
+        if terminal is not None:
+            outcome = terminal
+            remoteness: int | None = 0 if self.remoteness else None
+            best_score = 0
+        else:
+            scores = self.child_scores(position)
             best_score = max(score for _, score in scores)
             outcome, remoteness = self.decode(best_score)
             move_values = [
                 MoveValue(move, game.move_name(position, move), *self.decode(score))
                 for move, score in scores
             ]
-        else:  # no legal move: the player to move has lost (normal play)
-            best_score = -BIG if self.remoteness else -1
-            outcome, remoteness = Outcome.LOSS, (0 if self.remoteness else None)
-            move_values = []
         search_seconds = time.perf_counter() - started
-        nodes = self.stat(S_NODES)
-        line = self.principal_variation(position, best_score) if principal_variation else []
+        nodes = self.stat(S_NODES) - nodes_before
+        line = (
+            self.principal_variation(position, best_score)
+            if principal_variation and terminal is None
+            else []
+        )
+        self.set_budget()
         best = best_move_values(move_values, outcome, remoteness)
         return SolveResult(
             game=game.name,
@@ -152,22 +315,47 @@ class CompiledKernel(ABC):
             moves=move_values,
             best_moves=[m.name for m in best],
             principal_variation=line,
-            positions=self.stat(S_NEW_STORES),
+            positions=self.stat(S_NEW_STORES) - stores_before,
             seconds=time.perf_counter() - started,
             extra={
                 "nodes": nodes,
                 "search_seconds": round(search_seconds, 4),
                 "nodes_per_second": round(nodes / search_seconds) if search_seconds else None,
                 "compile_seconds": round(compile_seconds, 3),
-                "tt": {
-                    "capacity": self.capacity,
-                    "bytes": self.approx_bytes,
-                    "probes": self.stat(S_PROBES),
-                    "hits": self.stat(S_HITS),
-                    "stores": self.stat(S_STORES),
-                    "new_stores": self.stat(S_NEW_STORES),
-                },
+                "remoteness_mode": self.remoteness,
+                "tt": self.table_stats(),
                 "repetition_cutoffs": self.stat(S_REPETITIONS),
                 "max_ply": self.stat(S_MAX_PLY),
             },
         )
+
+
+def run_solve(
+    kernel: CompiledKernel,
+    game: Game[Any, Any],
+    position: Any,
+    *,
+    compile_seconds: float,
+    principal_variation: bool,
+    max_seconds: float | None,
+    progress: ProgressCallback | None,
+    symmetry: bool,
+) -> SolveResult:
+    """The tail every ``solve_<game>`` entry point shares: default position, input checks,
+    the solve, and the options recorded in ``extra``."""
+    check_max_seconds(max_seconds)
+    if position is None:
+        position = game.initial_position()
+    result = kernel.solve(
+        position,
+        principal_variation=principal_variation,
+        compile_seconds=compile_seconds,
+        max_seconds=max_seconds,
+        progress=progress,
+    )
+    result.extra["symmetry"] = symmetry
+    return result
+
+
+#: The uniform entry point of every kernel (see :data:`solvers.kernels.KERNELS`).
+KernelSolver = Callable[..., SolveResult]

@@ -32,15 +32,27 @@ Negamax alpha-beta, fail-soft, exactly as :mod:`solvers.alphabeta` (read its doc
   (white mask, black mask) plus side to move verified on every probe, bound flag
   EXACT/LOWER/UPPER, score, best move and log2 of the subtree's node count; slot 0 is
   work-preferred, slot 1 always-replace; capacity fixed by ``tt_entries``;
-* move ordering: table move first, then (``mobility_ordering``, default) the moves that leave
-  the opponent the fewest replies, ties by the history heuristic (moves that caused
-  cut-offs). Counting replies costs one bit-parallel control computation per child, but a
-  child with no reply is a win found without searching, and the "fewest replies first"
+* move ordering: table move first, searched before the other moves are even ordered (it
+  often cuts off alone), then (``mobility_ordering``, default) the moves that leave the
+  opponent the fewest replies, ties by the history heuristic (moves that caused cut-offs).
+  A child with no reply is a win found without searching, and the "fewest replies first"
   order cuts the size-3 tree by a factor of about 16 (1.57 M -> 96 k nodes);
+* incremental control (adjacent rule): each node receives the bit-sliced vote counts of
+  both players from its parent (a placement adds one vote around its cell, a removal takes
+  one away: a 3-bit bit-sliced increment on the six neighbours), so neither the node's move
+  generation nor counting a child's replies recomputes the twelve shifted boards and the
+  two adders; under ``sight`` a move changes whole rays and the counts are recomputed;
+* the compiled functions run without NRT reference counting (``solvers.kernels.table.
+  compiled``): with it, every recursive call paid an atomic incref and decref per array
+  argument, some 40% of a node's time;
+* a node budget (``ctl[S_NODE_LIMIT]``) stops the search cleanly for
+  :mod:`solvers.kernels.base`'s progress reports and ``max_seconds``;
 * symmetry: positions with at most ``symmetry_pieces`` pieces are keyed by their canonical
-  image (smallest (white, black) over the 12 board symmetries, bitboards transformed by
-  byte-chunk lookup tables); the stored best move is kept in the canonical frame and mapped
-  back on probe. The choice depends only on the position, so each position has one key;
+  image (smallest (white, black) over the 12 board symmetries); the stored best move is
+  kept in the canonical frame and mapped back on probe. The choice depends only on the
+  position, so each position has one key. The 12 images travel down the search path in
+  ``path[ply]``, each move setting or clearing one bit per image (the root's come from
+  byte-chunk lookup tables) instead of transforming both boards at every node;
 * ``control=adjacent`` is acyclic (the potential argument of the claim control.termination),
   so the plain search is exact. Under ``control=sight`` cycles exist: a position repeated on
   the current path scores DRAW, and results that depended on such a cut-off are flagged and
@@ -66,7 +78,7 @@ from numba.cpython.unsafe.numbers import trailing_zeros  # LLVM cttz intrinsic
 from cgt.boards.hexhex import HexBoard
 from cgt.errors import ParameterError, PositionError
 from cgt.protocol import Game
-from solvers.kernels.base import CompiledKernel
+from solvers.kernels.base import CompiledKernel, run_solve
 from solvers.kernels.table import (
     _U0,
     _U1,
@@ -76,9 +88,11 @@ from solvers.kernels.table import (
     I64,
     INFINITY,
     LOWER,
+    S_ABORTED,
     S_HITS,
     S_MAX_PLY,
     S_NEW_STORES,
+    S_NODE_LIMIT,
     S_NODES,
     S_OVERFLOW,
     S_PROBES,
@@ -89,6 +103,7 @@ from solvers.kernels.table import (
     UPPER,
     bit_length,
     bucket_base,
+    compiled,
     entry_flag,
     entry_move,
     entry_score,
@@ -100,6 +115,7 @@ from solvers.kernels.table import (
     toward_root,
 )
 from solvers.result import SolveResult
+from solvers.retrograde import ProgressCallback
 
 #: Kernel move code of a removal of the piece on padded cell ``p``: ``KERNEL_REMOVAL + p``.
 KERNEL_REMOVAL = 64
@@ -135,6 +151,13 @@ CTL_LENGTH = HISTORY + 2 * MOVE_CODES
 G_VALID = 0
 G_PERIMETER = 1
 
+#: ``nbr[p]`` is the neighbour mask of padded cell ``p``; ``nbr[SYM_BITS + 64 * s + p]`` the
+#: padded bit of the image of ``p`` under symmetry ``s`` (the incremental canonical keys).
+SYM_BITS = 64
+#: ``path[ply]``: white, black, then the images of (white, black) under the 12 symmetries.
+PATH_IMAGES = 2
+PATH_WIDTH = PATH_IMAGES + 24
+
 
 # ------------------------------------------------------------------------- bit helpers
 @njit(cache=True, inline="always")
@@ -153,7 +176,7 @@ def _transform(mask: U64, symmetry: I64, sym_tables: np.ndarray, chunks: I64) ->
     return out
 
 
-@njit(cache=True)
+@compiled
 def canonical(white: U64, black: U64, sym_tables: np.ndarray, chunks: I64) -> tuple[U64, U64, I64]:
     """Smallest (white, black) image over the 12 symmetries and the symmetry giving it."""
     best_w = white
@@ -205,7 +228,7 @@ def _greater(x0: U64, x1: U64, x2: U64, y0: U64, y1: U64, y2: U64) -> U64:
     return (x2 & ~y2) | (eq2 & ((x1 & ~y1) | (eq1 & x0 & ~y0)))
 
 
-@njit(cache=True)
+@compiled
 def control_masks(own: U64, opp: U64, geo: np.ndarray, ctl: np.ndarray) -> tuple[U64, U64]:
     """(cells ``own`` controls, cells ``opp`` controls), every cell at once."""
     stride = ctl[C_STRIDE]
@@ -238,7 +261,7 @@ def control_masks(own: U64, opp: U64, geo: np.ndarray, ctl: np.ndarray) -> tuple
     return _greater(o0, o1, o2, p0, p1, p2) & valid, _greater(p0, p1, p2, o0, o1, o2) & valid
 
 
-@njit(cache=True)
+@compiled
 def generate_moves(
     white: U64, black: U64, side: I64, geo: np.ndarray, ctl: np.ndarray, out: np.ndarray
 ) -> I64:
@@ -270,7 +293,7 @@ def generate_moves(
     return count
 
 
-@njit(cache=True)
+@compiled
 def count_moves(white: U64, black: U64, side: I64, geo: np.ndarray, ctl: np.ndarray) -> I64:
     """Number of legal moves (as generate_moves, without listing them)."""
     occupied = white | black
@@ -301,7 +324,74 @@ def _child(white: U64, black: U64, side: I64, move: I64) -> tuple[U64, U64]:
 
 
 # ------------------------------------------------------------------------- the search
-@njit(cache=True)
+@compiled
+def vote_counts(
+    own: U64, opp: U64, geo: np.ndarray, ctl: np.ndarray
+) -> tuple[U64, U64, U64, U64, U64, U64]:
+    """Bit-sliced vote counts of every cell: (own bit 0, 1, 2, opponent bit 0, 1, 2)."""
+    stride = ctl[C_STRIDE]
+    sight = ctl[C_SIGHT]
+    steps = ctl[C_RAY_STEPS]
+    empty = geo[G_VALID] & ~(own | opp)
+    d_ne = 1 - stride
+    d_sw = stride - 1
+    o0, o1, o2 = _count6(
+        _seen(own, empty, 1, sight, steps),
+        _seen(own, empty, -1, sight, steps),
+        _seen(own, empty, d_ne, sight, steps),
+        _seen(own, empty, -stride, sight, steps),
+        _seen(own, empty, d_sw, sight, steps),
+        _seen(own, empty, stride, sight, steps),
+    )
+    p0, p1, p2 = _count6(
+        _seen(opp, empty, 1, sight, steps),
+        _seen(opp, empty, -1, sight, steps),
+        _seen(opp, empty, d_ne, sight, steps),
+        _seen(opp, empty, -stride, sight, steps),
+        _seen(opp, empty, d_sw, sight, steps),
+        _seen(opp, empty, stride, sight, steps),
+    )
+    return o0, o1, o2, p0, p1, p2
+
+
+@njit(cache=True, inline="always")
+def _add(x0: U64, x1: U64, x2: U64, cells: U64) -> tuple[U64, U64, U64]:
+    """Bit-sliced counts plus one on ``cells`` (a piece placed next to them)."""
+    c0 = x0 & cells
+    c1 = x1 & c0
+    return x0 ^ cells, x1 ^ c0, x2 ^ c1
+
+
+@njit(cache=True, inline="always")
+def _subtract(x0: U64, x1: U64, x2: U64, cells: U64) -> tuple[U64, U64, U64]:
+    """Bit-sliced counts minus one on ``cells`` (each at least one there)."""
+    b0 = ~x0 & cells
+    b1 = ~x1 & b0
+    return x0 ^ cells, x1 ^ b0, x2 ^ b1
+
+
+@njit(cache=True, inline="always")
+def _child_counts(
+    o0: U64,
+    o1: U64,
+    o2: U64,
+    p0: U64,
+    p1: U64,
+    p2: U64,
+    move: I64,
+    nbr: np.ndarray,
+) -> tuple[U64, U64, U64, U64, U64, U64]:
+    """Adjacent rule: the mover's and the opponent's vote counts after the mover plays
+    ``move`` (a placement adds one own vote around the cell, a removal takes one opponent
+    vote away): only the six neighbours change."""
+    if move >= KERNEL_REMOVAL:
+        p0, p1, p2 = _subtract(p0, p1, p2, nbr[move - KERNEL_REMOVAL])
+    else:
+        o0, o1, o2 = _add(o0, o1, o2, nbr[move])
+    return o0, o1, o2, p0, p1, p2
+
+
+@compiled
 def search(
     white: U64,
     black: U64,
@@ -309,7 +399,14 @@ def search(
     alpha: I64,
     beta: I64,
     ply: I64,
+    o0: U64,
+    o1: U64,
+    o2: U64,
+    p0: U64,
+    p1: U64,
+    p2: U64,
     geo: np.ndarray,
+    nbr: np.ndarray,
     sym_tables: np.ndarray,
     perm: np.ndarray,
     ctl: np.ndarray,
@@ -319,22 +416,47 @@ def search(
     tt: np.ndarray,
 ) -> tuple[I64, bool]:
     """Fail-soft negamax score of the position for ``side`` and whether it is flagged
-    (depended on a repetition cut-off, hence path-dependent and never stored)."""
+    (depended on a repetition cut-off or an exhausted node budget, hence never stored).
+
+    ``o*``/``p*``: the bit-sliced vote counts of the player to move and of the opponent
+    (:func:`vote_counts`), kept incrementally from the parent under the adjacent rule; the
+    sight rule recomputes them here (a move changes the rays through its cell)."""
     ctl[S_NODES] += 1
+    if ctl[S_NODES] > ctl[S_NODE_LIMIT]:
+        ctl[S_ABORTED] = 1
+        return 0, True
     if ply > ctl[S_MAX_PLY]:
         ctl[S_MAX_PLY] = ply
     remoteness = ctl[C_REMOTENESS]
-    if ctl[C_SIGHT] != 0:
+    sight = ctl[C_SIGHT]
+    if sight != 0:
         for p in range(ply - 2, -1, -2):  # a repetition has the same side to move
             if path[p, 0] == white and path[p, 1] == black:
                 ctl[S_REPETITIONS] += 1
                 return 0, True
-    if popcount(white | black) <= ctl[C_SYMMETRY_PIECES]:
-        kw, kb, sym = canonical(white, black, sym_tables, ctl[C_CHUNKS])
-    else:
-        kw = white
-        kb = black
-        sym = 0
+    occupied = white | black
+    symmetry_pieces = ctl[C_SYMMETRY_PIECES]
+    kw = white
+    kb = black
+    sym = 0
+    if symmetry_pieces >= 0:
+        # the images of the position under the 12 symmetries come from the parent (one
+        # bit changed per image); at the root they are computed here
+        if ply == 0:
+            chunks = ctl[C_CHUNKS]
+            for s in range(12):
+                path[0, PATH_IMAGES + 2 * s] = _transform(white, s, sym_tables, chunks)
+                path[0, PATH_IMAGES + 2 * s + 1] = _transform(black, s, sym_tables, chunks)
+        if popcount(occupied) <= symmetry_pieces:  # canonical(): the smallest image
+            for s in range(1, 12):
+                tw = path[ply, PATH_IMAGES + 2 * s]
+                if tw > kw:
+                    continue
+                tb = path[ply, PATH_IMAGES + 2 * s + 1]
+                if tw < kw or tb < kb:
+                    kw = tw
+                    kb = tb
+                    sym = s
     base = bucket_base(kw, kb, side, ctl[C_BUCKET_MASK])
     ctl[S_PROBES] += 1
     table_move: I64 = -1
@@ -355,43 +477,50 @@ def search(
     if ply >= ctl[C_MAX_PLY]:
         ctl[S_OVERFLOW] = 1
         return 0, True
-    count = generate_moves(white, black, side, geo, ctl, move_buffer[ply])
+    if side == 0:
+        own = white
+        opp = black
+    else:
+        own = black
+        opp = white
+    if sight != 0:
+        o0, o1, o2, p0, p1, p2 = vote_counts(own, opp, geo, ctl)
+    valid = geo[G_VALID]
+    # legal moves from the counts (generate_moves, without recomputing the control masks)
+    moves = move_buffer[ply]
+    if occupied == _U0 and side == 0 and ctl[C_PERIMETER_OPENING] == 1:
+        placements = geo[G_PERIMETER]
+        removals = _U0
+    else:
+        placements = valid & ~occupied & ~_greater(p0, p1, p2, o0, o1, o2)
+        removals = opp & _greater(o0, o1, o2, p0, p1, p2)
+    count = 0
+    while placements:
+        moves[count] = trailing_zeros(placements)  # type: ignore[call-arg]
+        count += 1
+        placements &= placements - _U1
+    while removals:
+        moves[count] = KERNEL_REMOVAL + trailing_zeros(removals)  # type: ignore[call-arg]
+        count += 1
+        removals &= removals - _U1
     if count == 0:  # normal play: no legal move loses
         return (-BIG if remoteness else -1), False
     max_score = BIG - 1 if remoteness else 1
-    # ordering: table move first; then, with mobility ordering, the moves leaving the
-    # opponent fewest replies (a reply-less child is a win nothing beats: return at once);
-    # ties and plain ordering by history (moves that caused cut-offs). Insertion sort.
+    # ordering: the table move first, searched before the others are even ordered (it
+    # often cuts off alone); then, with mobility ordering, the moves leaving the opponent
+    # fewest replies (a reply-less child is a win nothing beats: return at once), ties and
+    # plain ordering by history (moves that caused cut-offs). Insertion sort.
     history = HISTORY + side * MOVE_CODES
     mobility = ctl[C_MOBILITY]
+    keys = order_keys[ply]
     start = 0
-    for i in range(count):
-        m = np.int64(move_buffer[ply, i])
-        if m == table_move:
-            move_buffer[ply, i] = move_buffer[ply, 0]
-            move_buffer[ply, 0] = table_move
-            order_keys[ply, i] = order_keys[ply, 0]
-            start = 1
-            continue
-        key = -min(ctl[history + m], HISTORY_CAP)
-        if mobility != 0:
-            child_w, child_b = _child(white, black, side, m)
-            replies = count_moves(child_w, child_b, 1 - side, geo, ctl)
-            if replies == 0:
-                store(tt, base, kw, kb, side, EXACT, max_score, np.int64(perm[0, sym, m]), 1, ctl)
-                return max_score, False
-            key += replies * (HISTORY_CAP + 1)
-        order_keys[ply, i] = key
-    for i in range(start + 1, count):
-        m = move_buffer[ply, i]
-        key = order_keys[ply, i]
-        j = i - 1
-        while j >= start and order_keys[ply, j] > key:
-            move_buffer[ply, j + 1] = move_buffer[ply, j]
-            order_keys[ply, j + 1] = order_keys[ply, j]
-            j -= 1
-        move_buffer[ply, j + 1] = m
-        order_keys[ply, j + 1] = key
+    if table_move >= 0:
+        for i in range(count):
+            if moves[i] == table_move:
+                moves[i] = moves[0]
+                moves[0] = table_move
+                start = 1
+                break
     path[ply, 0] = white
     path[ply, 1] = black
     original_alpha = alpha
@@ -401,9 +530,77 @@ def search(
     best_flagged = False
     any_flagged = False
     child_alpha = -toward_leaf(beta, remoteness)
-    for i in range(count):
-        m = np.int64(move_buffer[ply, i])
+    i = 0
+    while i < count:
+        if i == start:  # order the moves after the table move (once: start is passed)
+            for k in range(start, count):
+                m = np.int64(moves[k])
+                key = -min(ctl[history + m], HISTORY_CAP)
+                if mobility != 0:
+                    if sight != 0:
+                        child_w, child_b = _child(white, black, side, m)
+                        replies = count_moves(child_w, child_b, 1 - side, geo, ctl)
+                    elif m >= KERNEL_REMOVAL:  # the opponent loses a piece and its votes
+                        bit = _U1 << np.uint64(m - KERNEL_REMOVAL)
+                        q0, q1, q2 = _subtract(p0, p1, p2, nbr[m - KERNEL_REMOVAL])
+                        replies = popcount(
+                            valid & ~(occupied ^ bit) & ~_greater(o0, o1, o2, q0, q1, q2)
+                        ) + popcount(own & _greater(q0, q1, q2, o0, o1, o2))
+                    else:  # the mover gains a piece and its votes
+                        bit = _U1 << np.uint64(m)
+                        q0, q1, q2 = _add(o0, o1, o2, nbr[m])
+                        replies = popcount(
+                            valid & ~(occupied | bit) & ~_greater(q0, q1, q2, p0, p1, p2)
+                        ) + popcount((own | bit) & _greater(p0, p1, p2, q0, q1, q2))
+                    if replies == 0:
+                        store(
+                            tt,
+                            base,
+                            kw,
+                            kb,
+                            side,
+                            EXACT,
+                            max_score,
+                            np.int64(perm[0, sym, m]),
+                            ctl[S_NODES] - nodes_before + 1,
+                            ctl,
+                        )
+                        return max_score, False
+                    key += replies * (HISTORY_CAP + 1)
+                keys[k] = key
+            for k in range(start + 1, count):
+                m = moves[k]
+                key = keys[k]
+                j = k - 1
+                while j >= start and keys[j] > key:
+                    moves[j + 1] = moves[j]
+                    keys[j + 1] = keys[j]
+                    j -= 1
+                moves[j + 1] = m
+                keys[j + 1] = key
+        m = np.int64(moves[i])
+        i += 1
         child_w, child_b = _child(white, black, side, m)
+        c0, c1, c2, d0, d1, d2 = _child_counts(o0, o1, o2, p0, p1, p2, m, nbr)
+        if symmetry_pieces >= 0:  # the child's images: one bit set or cleared in each
+            removal = m >= KERNEL_REMOVAL
+            cell = m - KERNEL_REMOVAL if removal else m
+            white_changes = (side == 0) != removal
+            for s in range(12):
+                bit = nbr[SYM_BITS + 64 * s + cell]
+                w = path[ply, PATH_IMAGES + 2 * s]
+                b = path[ply, PATH_IMAGES + 2 * s + 1]
+                if removal:
+                    if white_changes:
+                        w &= ~bit
+                    else:
+                        b &= ~bit
+                elif white_changes:
+                    w |= bit
+                else:
+                    b |= bit
+                path[ply + 1, PATH_IMAGES + 2 * s] = w
+                path[ply + 1, PATH_IMAGES + 2 * s + 1] = b
         child_score, flagged = search(
             child_w,
             child_b,
@@ -411,7 +608,14 @@ def search(
             child_alpha,
             -toward_leaf(alpha, remoteness),
             ply + 1,
+            d0,  # the opponent moves next: its counts first
+            d1,
+            d2,
+            c0,
+            c1,
+            c2,
             geo,
+            nbr,
             sym_tables,
             perm,
             ctl,
@@ -420,7 +624,7 @@ def search(
             path,
             tt,
         )
-        if ctl[S_OVERFLOW] != 0:
+        if ctl[S_OVERFLOW] != 0 or ctl[S_ABORTED] != 0:
             return 0, True
         score = toward_root(-child_score, remoteness)
         any_flagged = any_flagged or flagged
@@ -483,7 +687,7 @@ def _dfpn_holds(tt: np.ndarray, at: I64, kw: U64, kb: U64, side: I64) -> bool:
     )
 
 
-@njit(cache=True)
+@compiled
 def _dfpn_probe(tt: np.ndarray, base: I64, kw: U64, kb: U64, side: I64) -> tuple[I64, I64, bool]:
     """(proof number, disproof number, found) of the key."""
     for at in (base, base + SLOT_WORDS):
@@ -493,7 +697,7 @@ def _dfpn_probe(tt: np.ndarray, base: I64, kw: U64, kb: U64, side: I64) -> tuple
     return 1, 1, False
 
 
-@njit(cache=True)
+@compiled
 def _dfpn_store(
     tt: np.ndarray,
     base: I64,
@@ -548,7 +752,7 @@ def _key(white: U64, black: U64, sym_tables: np.ndarray, ctl: np.ndarray) -> tup
     return white, black
 
 
-@njit(cache=True)
+@compiled
 def dfpn(
     white: U64,
     black: U64,
@@ -572,6 +776,9 @@ def dfpn(
     Only acyclic rules (``adjacent``): every number in the table is path-independent.
     """
     ctl[S_NODES] += 1
+    if ctl[S_NODES] > ctl[S_NODE_LIMIT]:  # out of budget: the caller stores nothing
+        ctl[S_ABORTED] = 1
+        return 1, 1
     if ply > ctl[S_MAX_PLY]:
         ctl[S_MAX_PLY] = ply
     kw, kb = _key(white, black, sym_tables, ctl)
@@ -647,7 +854,7 @@ def dfpn(
             numbers,
             tt,
         )
-        if ctl[S_OVERFLOW] != 0:
+        if ctl[S_OVERFLOW] != 0 or ctl[S_ABORTED] != 0:
             return 1, 1
         numbers[ply, 0, best] = cpn
         numbers[ply, 1, best] = cdn
@@ -706,6 +913,15 @@ class ControlKernel(CompiledKernel):
             [self.to_padded(board.full_mask), self.to_padded(board.perimeter_mask)],
             dtype=np.uint64,
         )
+        #: neighbour mask of every padded cell (the adjacent rule's incremental counts),
+        #: then the image bit of every padded cell under every symmetry (see SYM_BITS)
+        self.nbr = np.zeros(SYM_BITS + 12 * 64, dtype=np.uint64)
+        for c, p in enumerate(self.padded):
+            self.nbr[p] = self.to_padded(board.neighbour_mask[c])
+            for s in range(12):
+                self.nbr[SYM_BITS + 64 * s + p] = np.uint64(1) << np.uint64(
+                    self.padded[board.symmetries[s][c]]
+                )
         self.sym_tables = np.zeros((12, chunks, 256), dtype=np.uint64)
         for s in range(12):
             for k in range(chunks):
@@ -734,7 +950,7 @@ class ControlKernel(CompiledKernel):
         self.ctl[C_MOBILITY] = 1 if mobility_ordering else 0
         self.move_buffer = np.zeros((max_ply + 1, MOVE_CODES), dtype=np.int16)
         self.order_keys = np.zeros((max_ply + 1, MOVE_CODES), dtype=np.int64)
-        self.path = np.zeros((max_ply + 1, 2), dtype=np.uint64)
+        self.path = np.zeros((max_ply + 1, PATH_WIDTH), dtype=np.uint64)
         self.numbers = (
             np.zeros((max_ply + 1, 2, MOVE_CODES), dtype=np.int64)
             if method == "dfpn"
@@ -801,6 +1017,10 @@ class ControlKernel(CompiledKernel):
                 self.tt,
             )
             return 1 if pn == 0 else -1
+        own, opp = (white, black) if side == 0 else (black, white)
+        # numba boxes uint64 results as Python ints: back to uint64 (an int64 argument
+        # would retype the whole search)
+        o0, o1, o2, p0, p1, p2 = (np.uint64(c) for c in vote_counts(own, opp, self.geo, self.ctl))
         value, _ = search(
             white,
             black,
@@ -808,7 +1028,14 @@ class ControlKernel(CompiledKernel):
             alpha,
             beta,
             0,
+            o0,
+            o1,
+            o2,
+            p0,
+            p1,
+            p2,
             self.geo,
+            self.nbr,
             self.sym_tables,
             self.perm,
             self.ctl,
@@ -847,9 +1074,12 @@ def solve_control(
     remoteness: bool = False,
     tt_entries: int = 1 << 22,
     symmetry: bool = True,
+    principal_variation: bool = True,
+    max_seconds: float | None = None,
+    progress: ProgressCallback | None = None,
     symmetry_pieces: int = DEFAULT_SYMMETRY_PIECES,
     method: str = "alphabeta",
-    principal_variation: bool = True,
+    mobility_ordering: bool = True,
 ) -> SolveResult:
     """Solve a Control position exactly with the compiled kernel: the root value and the
     value of every root move (each solved as its own root with a full window).
@@ -857,8 +1087,9 @@ def solve_control(
     ``remoteness=False`` gives -1/0/1 values and prunes far more; ``True`` gives exact
     remoteness. ``symmetry`` keys positions with at most ``symmetry_pieces`` pieces by their
     canonical image. ``method="dfpn"`` (proof-number search, win/loss only, adjacent rule)
-    explores far fewer positions on big boards. ``seconds`` excludes compilation, reported
-    as ``extra["compile_seconds"]``.
+    explores far fewer positions on big boards. ``max_seconds`` bounds the search
+    (:class:`~solvers.kernels.base.SearchBudgetExceeded`), ``progress`` hears about it every
+    half second. ``seconds`` excludes compilation, reported as ``extra["compile_seconds"]``.
     """
     compile_seconds = warm_up()
     if not isinstance(symmetry_pieces, int) or symmetry_pieces < 0:
@@ -868,14 +1099,18 @@ def solve_control(
         remoteness=remoteness,
         tt_entries=tt_entries,
         symmetry_pieces=symmetry_pieces if symmetry else -1,
+        mobility_ordering=mobility_ordering,
         method=method,
     )
-    if position is None:
-        position = game.initial_position()
-    kernel.check_position(position)
-    result = kernel.solve(
-        position, principal_variation=principal_variation, compile_seconds=compile_seconds
+    result = run_solve(
+        kernel,
+        game,
+        position,
+        compile_seconds=compile_seconds,
+        principal_variation=principal_variation,
+        max_seconds=max_seconds,
+        progress=progress,
+        symmetry=symmetry,
     )
-    result.extra["symmetry"] = symmetry
     result.extra["method"] = method
     return result

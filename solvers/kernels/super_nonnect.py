@@ -31,7 +31,7 @@ from numba.cpython.unsafe.numbers import trailing_zeros  # LLVM cttz intrinsic
 
 from cgt.errors import ParameterError, PositionError
 from cgt.protocol import Game
-from solvers.kernels.base import CompiledKernel
+from solvers.kernels.base import CompiledKernel, run_solve
 from solvers.kernels.table import (
     _U0,
     _U1,
@@ -40,8 +40,10 @@ from solvers.kernels.table import (
     EXACT,
     I64,
     LOWER,
+    S_ABORTED,
     S_HITS,
     S_MAX_PLY,
+    S_NODE_LIMIT,
     S_NODES,
     S_OVERFLOW,
     S_PROBES,
@@ -49,6 +51,7 @@ from solvers.kernels.table import (
     U64,
     UPPER,
     bucket_base,
+    compiled,
     entry_flag,
     entry_move,
     entry_score,
@@ -60,6 +63,7 @@ from solvers.kernels.table import (
     toward_root,
 )
 from solvers.result import SolveResult
+from solvers.retrograde import ProgressCallback
 
 #: Most cells a board may have (two 64-bit words).
 MAX_CELLS = 128
@@ -83,7 +87,7 @@ CHUNKS = 16  # 8-bit chunks of a 128-bit mask
 
 
 # ------------------------------------------------------------------------- the rules
-@njit(cache=True)
+@compiled
 def connected(lo: U64, hi: U64, neighbours: np.ndarray) -> bool:
     """Whether the cells of (lo, hi) form one edge-connected piece (empty: yes)."""
     if lo == _U0 and hi == _U0:
@@ -117,7 +121,7 @@ def connected(lo: U64, hi: U64, neighbours: np.ndarray) -> bool:
     return seen_lo == lo and seen_hi == hi
 
 
-@njit(cache=True)
+@compiled
 def generate_moves(
     cut_lo: U64,
     cut_hi: U64,
@@ -183,7 +187,7 @@ def _transform(lo: U64, hi: U64, s: I64, sym_tables: np.ndarray) -> tuple[U64, U
     return out_lo, out_hi
 
 
-@njit(cache=True)
+@compiled
 def canonical(
     lo: U64, hi: U64, designated: I64, sym_tables: np.ndarray, board_perm: np.ndarray, count: I64
 ) -> tuple[U64, U64, I64, I64]:
@@ -206,7 +210,7 @@ def canonical(
 
 
 # ------------------------------------------------------------------------- the search
-@njit(cache=True)
+@compiled
 def search(
     cut_lo: U64,
     cut_hi: U64,
@@ -226,8 +230,12 @@ def search(
     order_keys: np.ndarray,
     tt: np.ndarray,
 ) -> I64:
-    """Fail-soft negamax score of the position for the player to move."""
+    """Fail-soft negamax score of the position for the player to move (0 with
+    ``ctl[S_ABORTED]`` set when the node budget runs out: nothing is stored then)."""
     ctl[S_NODES] += 1
+    if ctl[S_NODES] > ctl[S_NODE_LIMIT]:
+        ctl[S_ABORTED] = 1
+        return 0
     if ply > ctl[S_MAX_PLY]:
         ctl[S_MAX_PLY] = ply
     remoteness = ctl[C_REMOTENESS]
@@ -337,7 +345,7 @@ def search(
             order_keys,
             tt,
         )
-        if ctl[S_OVERFLOW] != 0:
+        if ctl[S_OVERFLOW] != 0 or ctl[S_ABORTED] != 0:
             return 0
         score = toward_root(-child_score, remoteness)
         if score > best:
@@ -527,11 +535,15 @@ def solve_super_nonnect(
     remoteness: bool = False,
     tt_entries: int = 1 << 22,
     symmetry: bool = True,
-    mobility_ordering: bool = True,
     principal_variation: bool = True,
+    max_seconds: float | None = None,
+    progress: ProgressCallback | None = None,
+    mobility_ordering: bool = True,
 ) -> SolveResult:
     """Solve a Super Nonnect position exactly with the compiled kernel: the root value and
-    every root move's value. ``seconds`` excludes compilation (``extra["compile_seconds"]``).
+    every root move's value. ``seconds`` excludes compilation (``extra["compile_seconds"]``);
+    ``max_seconds`` bounds the search
+    (:class:`~solvers.kernels.base.SearchBudgetExceeded`), ``progress`` hears about it.
     """
     compile_seconds = warm_up()
     kernel = SuperNonnectKernel(
@@ -541,11 +553,13 @@ def solve_super_nonnect(
         symmetry_cuts=MAX_CELLS if symmetry else -1,
         mobility_ordering=mobility_ordering,
     )
-    if position is None:
-        position = game.initial_position()
-    kernel.check_position(position)
-    result = kernel.solve(
-        position, principal_variation=principal_variation, compile_seconds=compile_seconds
+    return run_solve(
+        kernel,
+        game,
+        position,
+        compile_seconds=compile_seconds,
+        principal_variation=principal_variation,
+        max_seconds=max_seconds,
+        progress=progress,
+        symmetry=symmetry,
     )
-    result.extra["symmetry"] = symmetry
-    return result

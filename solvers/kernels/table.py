@@ -5,10 +5,18 @@ The table is the one of :mod:`solvers.tt` restated for numba: the FULL key is st
 verified on every probe (two uint64 words plus a 5-bit tag: the side to move, or the
 designated mini-board), with a bound flag EXACT/LOWER/UPPER, the score, the best move and the
 log2 of the subtree's node count. Slots come in 64-byte buckets of two (one cache line):
-slot 0 is work-preferred, slot 1 always-replace. The capacity is fixed when it is allocated.
+slot 0 is work-preferred, slot 1 always-replace. The capacity is fixed when it is allocated;
+:func:`table_bytes` says how much memory a capacity takes before anything is allocated.
 
-Slot layout: three words ``[key0, key1, data]``; ``data`` bits 0-31 score + 2^31, 32-33 flag
-(0 = empty slot), 34-38 tag, 39-45 move, 46-51 log2 work.
+Slot layout: three words ``[key0, key1, data]``; ``data`` bits 0-23 score + 2^23, 24-25 flag
+(0 = empty slot), 26-30 tag, 31-42 move (12 bits: LAG's ``from * 64 + to`` codes fit),
+43-48 log2 work.
+
+Every kernel keeps its statistics and its node budget at the same indices of its int64
+control array (``S_*`` below), so that :mod:`solvers.kernels.base` can drive any of them: a
+search stops cleanly (``ctl[S_ABORTED] = 1``, nothing stored on the aborted path) once
+``ctl[S_NODES]`` passes ``ctl[S_NODE_LIMIT]``, and the next call resumes from what the table
+kept.
 """
 
 from __future__ import annotations
@@ -24,6 +32,12 @@ from cgt.errors import ParameterError
 #: numpy's stubs do not model numba's integer typing, so for mypy they are Any.
 U64 = Any
 I64 = Any
+
+#: Decorator of the kernels' compiled functions: numba with the disk cache and without NRT
+#: reference counting. The kernels allocate nothing, and with NRT a recursive search pays an
+#: atomic incref and decref per array argument at every node (measured: about 40% of a
+#: Control node). Numba's stubs do not list the ``_nrt`` option, hence the ignore.
+compiled = njit(cache=True, _nrt=False)  # type: ignore[call-overload]
 
 #: Score of a win at the end of the game in remoteness mode (remoteness 0).
 BIG = 1 << 20
@@ -44,13 +58,21 @@ S_NEW_STORES = 20
 S_REPETITIONS = 21
 S_OVERFLOW = 22
 S_MAX_PLY = 23
+#: Node budget: the search aborts once ``ctl[S_NODES]`` exceeds ``ctl[S_NODE_LIMIT]``.
+S_NODE_LIMIT = 24
+#: Set to 1 by a search that ran out of its node budget.
+S_ABORTED = 25
+#: Node limit meaning "no budget".
+NO_NODE_LIMIT = (1 << 62) - 1
 
 BUCKET_WORDS = 8
 SLOT_WORDS = 3
-SCORE_OFFSET = 1 << 31
-#: Largest tag (5 bits) and move code (7 bits) a slot can hold.
+#: Bytes of one bucket (two slots and two padding words: one cache line).
+BUCKET_BYTES = 8 * BUCKET_WORDS
+SCORE_OFFSET = 1 << 23
+#: Largest tag (5 bits) and move code (12 bits) a slot can hold.
 MAX_TAG = 31
-MAX_MOVE = 127
+MAX_MOVE = 4095
 
 _U0 = np.uint64(0)
 _U1 = np.uint64(1)
@@ -59,21 +81,20 @@ _U3 = np.uint64(3)
 _U4 = np.uint64(4)
 _U8 = np.uint64(8)
 _U16 = np.uint64(16)
+_U24 = np.uint64(24)
+_U26 = np.uint64(26)
 _U29 = np.uint64(29)
 _U31 = np.uint64(31)
 _U32 = np.uint64(32)
-_U34 = np.uint64(34)
-_U35 = np.uint64(35)
-_U39 = np.uint64(39)
-_U46 = np.uint64(46)
+_U43 = np.uint64(43)
 _U56 = np.uint64(56)
-_U127 = np.uint64(127)
 _U255 = np.uint64(255)
+_U4095 = np.uint64(4095)
 _M1 = np.uint64(0x5555555555555555)
 _M2 = np.uint64(0x3333333333333333)
 _M4 = np.uint64(0x0F0F0F0F0F0F0F0F)
 _H01 = np.uint64(0x0101010101010101)
-_LOW32 = np.uint64(0xFFFFFFFF)
+_LOW24 = np.uint64(0xFFFFFF)
 _HASH_W = np.uint64(0x9E3779B97F4A7C15)
 _HASH_B = np.uint64(0xC2B2AE3D27D4EB4F)
 
@@ -133,12 +154,23 @@ def toward_root_py(score: int, remoteness: bool) -> int:
 
 
 # ------------------------------------------------------------------ transposition table
+def _buckets(entries: int) -> int:
+    """Buckets of a table asked for ``entries`` slots (rounded down to a power of two)."""
+    if not isinstance(entries, int) or isinstance(entries, bool) or entries < 2:
+        raise ParameterError(f"tt_entries must be an integer >= 2, got {entries!r}")
+    return 1 << ((entries // 2).bit_length() - 1)
+
+
+def table_bytes(entries: int) -> int:
+    """Bytes :func:`new_table` allocates for ``entries`` slots (32 per slot plus one bucket
+    of alignment), so a caller can refuse a table that does not fit before allocating it."""
+    return (_buckets(entries) + 1) * BUCKET_BYTES
+
+
 def new_table(entries: int) -> tuple[np.ndarray, int, int]:
     """(table array aligned on 64 bytes, capacity in slots, bucket mask) for ``entries``
     slots rounded down to a power of two (at least 2)."""
-    if not isinstance(entries, int) or isinstance(entries, bool) or entries < 2:
-        raise ParameterError(f"tt_entries must be an integer >= 2, got {entries!r}")
-    buckets = 1 << ((entries // 2).bit_length() - 1)
+    buckets = _buckets(entries)
     raw = np.zeros(buckets * BUCKET_WORDS + BUCKET_WORDS, dtype=np.uint64)
     skip = (-raw.ctypes.data % 64) // 8
     return raw[skip : skip + buckets * BUCKET_WORDS], 2 * buckets, buckets - 1
@@ -158,29 +190,29 @@ def holds(tt: np.ndarray, at: I64, k0: U64, k1: U64, tag: I64) -> bool:
     """Whether the slot at word ``at`` holds exactly this key."""
     data = tt[at + 2]
     return (
-        (data >> _U32) & _U3 != _U0
+        (data >> _U24) & _U3 != _U0
         and tt[at] == k0
         and tt[at + 1] == k1
-        and np.int64((data >> _U34) & _U31) == tag
+        and np.int64((data >> _U26) & _U31) == tag
     )
 
 
 @njit(cache=True, inline="always")
 def entry_flag(data: U64) -> I64:
-    return np.int64((data >> _U32) & _U3)
+    return np.int64((data >> _U24) & _U3)
 
 
 @njit(cache=True, inline="always")
 def entry_score(data: U64) -> I64:
-    return np.int64(data & _LOW32) - SCORE_OFFSET
+    return np.int64(data & _LOW24) - SCORE_OFFSET
 
 
 @njit(cache=True, inline="always")
 def entry_move(data: U64) -> I64:
-    return np.int64((data >> _U39) & _U127)
+    return np.int64((data >> _U31) & _U4095)
 
 
-@njit(cache=True)
+@compiled
 def store(
     tt: np.ndarray,
     base: I64,
@@ -199,10 +231,10 @@ def store(
     work_bits = min(bit_length(work), 63)
     data = (
         np.uint64(score + SCORE_OFFSET)
-        | (np.uint64(flag) << _U32)
-        | (np.uint64(tag) << _U34)
-        | (np.uint64(move & MAX_MOVE) << _U39)
-        | (np.uint64(work_bits) << _U46)
+        | (np.uint64(flag) << _U24)
+        | (np.uint64(tag) << _U26)
+        | (np.uint64(move & MAX_MOVE) << _U31)
+        | (np.uint64(work_bits) << _U43)
     )
     slot0 = base
     slot1 = base + SLOT_WORDS
@@ -213,11 +245,11 @@ def store(
     old0 = tt[slot0 + 2]
     if same0:
         target = slot0
-    elif (old0 >> _U32) & _U3 == _U0:
+    elif (old0 >> _U24) & _U3 == _U0:
         target = slot0
         if same1:
             tt[slot1 + 2] = _U0  # drop the stale copy
-    elif work_bits >= np.int64(old0 >> _U46):  # demote slot 0 to the always-replace slot
+    elif work_bits >= np.int64(old0 >> _U43):  # demote slot 0 to the always-replace slot
         tt[slot1] = tt[slot0]
         tt[slot1 + 1] = tt[slot0 + 1]
         tt[slot1 + 2] = old0
