@@ -4,12 +4,21 @@ Run from the repository root::
 
     python benchmarks/bench_canonical.py                 # table on stdout
     python benchmarks/bench_canonical.py --write benchmarks/CANONICAL.md
+    python benchmarks/bench_canonical.py --boards 2x10,5x5 --engines ours,cgt-py
 
 Every (engine, board) pair runs in a fresh Python process (cold caches: our interned table
 is process-wide) under a timeout, so a slow peer cannot hang the run; only the computation
 is timed, not the imports. Fast boards run ``--repeats`` times and keep the best, because the
 machine is shared and a single sample of a few milliseconds is mostly noise. Wall-clock and
-CPU seconds are both reported: on a loaded machine wall time overstates the work.
+CPU seconds are both reported: on a loaded machine wall time overstates the work, so the
+speed ratios are taken on CPU time.
+
+Boards: the 2 x n strips from 2 x 3 upwards, each engine going on until one strip costs it
+more than ``--strip-budget`` CPU seconds (a few seconds: "as far as each tool gets"), then
+6x3, 4x4 and 5x5 (value 0), the boards ANCHORS.md quotes the peers on.
+
+The main suite (``benchmarks/run.py``) takes two in-process cases of our engine from
+:func:`register`.
 
 Engines: ``ours`` (the bitmask road for Domineering, :mod:`cgt.algebra.domineering_values`),
 ``ours-protocol`` (the generic :class:`ValueCalculator` on the game protocol, as before the
@@ -37,9 +46,10 @@ from typing import Any
 
 REPOSITORY = Path(__file__).resolve().parent.parent
 ENGINES = ("ours", "ours-protocol", "pycgt", "cgt-py")
-#: (rows, cols): 2 x n strips, then the boards ANCHORS.md quotes the peers on.
-BOARDS = [(2, n) for n in range(3, 9)] + [(6, 3), (4, 4), (5, 5)]
-REPEAT_BELOW_SECONDS = 5.0  # boards slower than this are timed once
+STRIP_LENGTHS = range(3, 31)  # 2 x n strips; each engine stops at its strip budget
+#: (rows, cols) of the boards after the strips: the boards ANCHORS.md quotes the peers on.
+BOARDS = [(6, 3), (4, 4), (5, 5)]
+REPEAT_BELOW_SECONDS = 1.0  # boards slower than this are timed once
 
 
 def board_text(rows: int, cols: int) -> str:
@@ -231,14 +241,30 @@ def commit() -> str:
     return f"{head} + uncommitted changes in cgt/algebra, benchmarks" if dirty else head
 
 
+def ratio(slow: Sample, fast: Sample) -> str:
+    """``slow / fast`` in CPU time, e.g. ``2.6x``; ``-`` when either did not finish."""
+    if slow.cpu is None or fast.cpu is None or fast.cpu <= 0:
+        return "-"
+    return f"{slow.cpu / fast.cpu:.1f}x"
+
+
 def main(argv: list[str]) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--worker", nargs=3, metavar=("ENGINE", "ROWS", "COLS"))
     parser.add_argument("--engines", default=",".join(ENGINES))
     parser.add_argument(
-        "--boards", default=None, help="e.g. 2x3,5x5 (rows x cols); default: the standard set"
+        "--boards",
+        default=None,
+        help="e.g. 2x3,5x5 (rows x cols); default: strips, then 6x3,4x4,5x5",
     )
-    parser.add_argument("--timeout", type=float, default=300.0)
+    parser.add_argument("--timeout", type=float, default=300.0, help="seconds per board")
+    parser.add_argument(
+        "--strip-budget",
+        type=float,
+        default=5.0,
+        help="an engine stops lengthening 2 x n strips after one costs it this many CPU s",
+    )
+    parser.add_argument("--strip-timeout", type=float, default=60.0)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--write", type=Path, default=None, help="write the Markdown table here")
     args = parser.parse_args(argv)
@@ -247,19 +273,39 @@ def main(argv: list[str]) -> None:
         worker(engine, int(rows), int(cols))
         return
     engines = args.engines.split(",")
-    boards = (
-        [tuple(int(n) for n in b.split("x")) for b in args.boards.split(",")]
-        if args.boards
-        else BOARDS
-    )
+    if args.boards:
+        boards = [(int(b.split("x")[0]), int(b.split("x")[1])) for b in args.boards.split(",")]
+        strips: list[tuple[int, int]] = []
+    else:
+        strips = [(2, n) for n in STRIP_LENGTHS]
+        boards = BOARDS
     started = datetime.datetime.now(datetime.UTC)
     load_before = os.getloadavg()
-    header = "| board (rows x cols) | value (CGSuite) | " + " | ".join(engines) + " | agree |"
-    lines = [header, "|" + "---|" * (len(engines) + 3)]
+    peers = [e for e in engines if e != "ours"] if "ours" in engines else []
+    header = (
+        "| board (rows x cols) | value (CGSuite) | "
+        + " | ".join(engines)
+        + " | agree |"
+        + "".join(f" CPU {e} / ours |" for e in peers)
+    )
+    lines = [header, "|" + "---|" * (len(engines) + len(peers) + 3)]
     printings: list[str] = []
     print(header, flush=True)
-    for rows, cols in boards:
-        samples = {e: measure(e, rows, cols, args.timeout, args.repeats) for e in engines}
+    out_of_budget: dict[str, str] = {}  # engine -> why it stopped lengthening strips
+    for rows, cols in strips + boards:
+        is_strip = (rows, cols) in strips
+        if is_strip and len(out_of_budget) == len(engines):
+            continue  # every engine is past its strip budget
+        samples = {}
+        for engine in engines:
+            if is_strip and engine in out_of_budget:
+                samples[engine] = Sample(error=out_of_budget[engine])
+                continue
+            timeout = min(args.timeout, args.strip_timeout) if is_strip else args.timeout
+            sample = measure(engine, rows, cols, timeout, args.repeats)
+            samples[engine] = sample
+            if is_strip and (sample.cpu is None or sample.cpu > args.strip_budget):
+                out_of_budget[engine] = f"stopped after 2x{cols}"
         shown = next((s.ours for s in samples.values() if s.ours is not None), "-")
         for engine, sample in samples.items():
             if sample.value is not None and sample.value != sample.ours:
@@ -269,6 +315,7 @@ def main(argv: list[str]) -> None:
             f"| {rows}x{cols} | `{shown}` | "
             + " | ".join(samples[e].cell() for e in engines)
             + f" | {agree(samples)} |"
+            + "".join(f" {ratio(samples[e], samples['ours'])} |" for e in peers)
         )
         lines.append(line)
         print(line, flush=True)
@@ -291,7 +338,10 @@ def main(argv: list[str]) -> None:
                 f"timed; best of {args.repeats} runs for boards under {REPEAT_BELOW_SECONDS:.0f} "
                 "s. `value` is CGSuite notation as printed by our engine; `agree` compares "
                 "every engine's value as a game. `ours-protocol` is the generic protocol road "
-                "(no Domineering bitmask road, but today's algebra).",
+                "(no Domineering bitmask road, but today's algebra). 2 x n strips: each engine "
+                f"goes on until one strip costs it more than {args.strip_budget:g} CPU seconds "
+                f"(or {args.strip_timeout:g} s of wall time). The last columns are CPU-time "
+                "ratios: above 1x means ours is faster.",
                 "",
                 *lines,
                 "",
@@ -303,6 +353,46 @@ def main(argv: list[str]) -> None:
             ]
         )
         args.write.write_text(text)
+
+
+# ------------------------------------------------------------------ cases of benchmarks/run.py
+def _case_row(rows: int, cols: int) -> dict[str, Any]:
+    """One in-process measurement of our engine, in ``benchmarks/run.py``'s row format."""
+    sys.path.insert(0, str(REPOSITORY))
+    preload("ours")
+    from cgt.algebra.game import table_size
+    from cgt.algebra.values import ValueCalculator
+    from cgt.registry import load_game
+
+    domineering = load_game("domineering")
+    calculator = ValueCalculator(domineering)
+    position = domineering.parse(board_text(rows, cols))
+    started = time.perf_counter()
+    value = calculator(position)
+    seconds = time.perf_counter() - started
+    regions = calculator.evaluated
+    return {
+        "result": str(value).replace("|", "\\|"),
+        "positions": regions,
+        "seconds": seconds,
+        "rate": regions / seconds if seconds else 0.0,
+        "note": (
+            f"Domineering {rows}x{cols} canonical form, our bitmask road; positions = regions "
+            f"expanded; {table_size()} canonical forms interned (peers: bench_canonical.py)"
+        ),
+    }
+
+
+def register(case: Callable[[str], Callable[[Callable[[], dict[str, Any]]], Any]]) -> None:
+    """Add short canonical-form cases of our engine to ``benchmarks/run.py``'s suite."""
+
+    @case("domineering 5x5/canonical form")
+    def _domineering_5x5() -> dict[str, Any]:
+        return _case_row(5, 5)
+
+    @case("domineering 2x14/canonical form")
+    def _domineering_2x14() -> dict[str, Any]:
+        return _case_row(2, 14)
 
 
 if __name__ == "__main__":

@@ -181,6 +181,10 @@ def test_group_laws(a: Naive, b: Naive, c: Naive) -> None:
     negated = -x
     assert -negated == x
     assert (x <= y) == (y - x >= 0)
+    # G <= H exactly when H - G is a second-player win (P, i.e. zero) or a Left win (L)
+    assert (x <= y) == ((y - x).outcome() in ("P", "L"))
+    assert (x == y) == ((y - x).outcome() == "P")
+    assert x.confused_with(y) == ((y - x).outcome() == "N")
     assert CanonicalForm.from_options(x.left_options, x.right_options) == x  # idempotent
 
 

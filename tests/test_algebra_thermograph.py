@@ -126,3 +126,33 @@ def test_atomic_weight_is_additive(a: CanonicalForm, b: CanonicalForm) -> None:
 def test_reduced_form_differs_by_an_infinitesimal(game: CanonicalForm) -> None:
     difference = game - reduced_canonical_form(game)
     assert difference.left_stop() == 0 and difference.right_stop() == 0
+
+
+def test_thermograph_as_data_and_as_a_plot() -> None:
+    """{2|-1/2} by hand: walls 2 - t and -1/2 + t meet at t = 5/4 on the mast 3/4."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    graph = thermograph(parse_game("{2|-1/2}"))
+    data = graph.as_dict()
+    assert (data["temperature"], data["mast"]) == ("5/4", "3/4")
+    assert data["left_wall"]["points"] == [["0", "2"], ["5/4", "3/4"]]
+    assert data["right_wall"]["points"] == [["0", "-1/2"], ["5/4", "3/4"]]
+    ax = graph.plot()
+    left_line, right_line = ax.get_lines()
+    assert list(left_line.get_xdata())[:2] == [2.0, 0.75]  # value axis: Left's wall at 2
+    assert list(left_line.get_ydata())[:2] == [0.0, 1.25]
+    assert list(right_line.get_xdata())[:2] == [-0.5, 0.75]
+    assert ax.xaxis_inverted()  # Left's values on the left, as in the literature
+    import matplotlib.pyplot as plt
+
+    plt.close(ax.figure)
+
+
+def test_heating_by_a_game_and_by_a_number() -> None:
+    # by hand: * heated by 1 is {0 + 1 | 0 - 1} = +-1, so ^ = {0|*} heated by 1 is
+    # {0 + 1 | +-1 - 1} = {1 || 0|-2}
+    assert heat(UP, 1) == CanonicalForm.from_options([1], [parse_game("{0|-2}")])
+    assert heat(STAR, STAR) == ZERO  # {0 + * | 0 - *} = {*|*} = 0
+    with pytest.raises(ParameterError):
+        heat(STAR, F(1, 3))

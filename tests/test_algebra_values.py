@@ -58,9 +58,17 @@ def test_outcome_class_agrees_with_the_solver(domineering, rows: int, cols: int)
     assert (right_first == Outcome.WIN) == (outcome in "RN")
 
 
-@pytest.mark.slow
 def test_five_by_five_is_zero(domineering) -> None:  # type: ignore[no-untyped-def]
+    # about 1.7 s of CPU (not marked slow any more; benchmarks/CANONICAL.md has timings)
     assert value_of(domineering, domineering.parse(board(5, 5))) == 0
+
+
+def test_four_by_four_prints_as_cgsuite(domineering) -> None:  # type: ignore[no-untyped-def]
+    # CGSuite's own test suite (GameGridTest): Domineering(Grid.Empty(4,4)).CanonicalForm
+    value = value_of(domineering, domineering.parse(board(4, 4)))
+    assert str(value) == "+-{0,{{2|0},2Tiny(2)|{2|0},Miny(2)}}"
+    report = value_report("domineering", {}, board(4, 4))
+    assert report["canonical"] == str(value) and report["outcome"] == "N"
 
 
 def test_impartial_values_are_nimbers() -> None:

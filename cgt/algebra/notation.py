@@ -1,30 +1,53 @@
 """CGSuite notation for short games: read and write the lingua franca of the field.
 
-Printing follows CGSuite's plain-text output:
+Printing follows CGSuite's plain-text output, checked against the expected outputs of
+CGSuite's own test suite (``tests/test_algebra_notation.py``):
 
 * numbers ``0``, ``3``, ``-3/4``; nimbers ``*``, ``*2``; a number plus a nimber ``1*``,
   ``1/2*2``;
 * ups: ``^``, ``^^`` for double-up, ``^3`` (and higher) for more; ``v``, ``vv``, ``v3`` down;
-  followed by the star part and preceded by a number part: ``^*``, ``vv*3``, ``1/2^``;
-* a switch ``{H | -H}`` with ``H > 0`` as ``+-H`` (``+-1``, ``+-{2|1}``);
-* ``{0 || 0 | -x}`` as ``Tiny(x)`` and ``{x | 0 || 0}`` as ``Miny(x)`` for a number ``x > 0``;
+  followed by the star part and preceded by a number part: ``^*``, ``vv*3``, ``-1^``;
+* a switch, a game equal to its own negative ``{A,B,... | -A,-B,...}``, as ``+-A`` for one
+  option (``+-1``, ``+-{2|1}``, and ``+-(1*)`` in parentheses when ``A`` is a number plus
+  ups or star, so that it cannot be read as ``+-1 + *``) or ``+-{A,B}`` for several;
+* a number plus a tiny, ``{x || x | x - y}`` (with ``x - y`` below ``x``), as ``xTiny(y)``,
+  and its negative as ``-xMiny(y)``; the number is left out when it is 0: ``Tiny(2)``,
+  ``2Tiny(2)``, ``Miny(2)``;
 * anything else in braces, nested forms with longer bars: ``{3||2|1}``, ``{2|-1/2}``.
   Braces of a compound option are dropped (using one more bar) only when it is the only
-  option on its side, so that the printed text never depends on how commas bind.
+  option on its side; a form that needs five bars is braced again. Options are listed in
+  CGSuite's order: numbers, then nimbers, then the rest by their own options.
 
 Reading accepts all of the above, the Unicode signs (``±``, ``↑``, ``↓``, ``⇑``, ``⇓``), sums
-and differences (``1+*``, ``^-*2``), parentheses and repeated ``+-`` (``+-1+-2``).
+and differences (``1+*``, ``^-*2``, ``2+-1``), parentheses, ``+-(A,B)`` for ``+-{A,B}``, and
+repeated ``+-`` (``+-1+-2``). A minus sign directly before a number belongs to it:
+``-1^`` is ``-1 + ^``, as CGSuite prints that sum.
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import cache
+from typing import Any
 
-from cgt.algebra.game import CanonicalForm, coerce
+from cgt.algebra.game import (
+    CanonicalForm,
+    add_id,
+    left_options_id,
+    negate_id,
+    number_of_id,
+    right_options_id,
+    uptimal_of_id,
+)
+from cgt.algebra.thermograph import left_stop
 from cgt.errors import PositionError
 
-
 # ------------------------------------------------------------------ printing
+MAX_BARS = 5
+"""A form needing this many bars is printed in braces, so its parent starts again at one bar
+(CGSuite does the same, which keeps deep forms readable)."""
+
+
 def _format_number(x: Fraction) -> str:
     return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
 
@@ -40,59 +63,104 @@ def _format_uptimal(x: Fraction, n: int, m: int) -> str:
 
 
 def format_game(game: CanonicalForm) -> str:
-    """CGSuite text of a canonical form (``{1|-1}`` prints as ``+-1``, ``{3||2|1}`` braced)."""
-    text, depth = _format(game)
-    return f"{{{text}}}" if depth else text
+    """CGSuite text of a canonical form: ``{1|-1}`` prints as ``+-1``, ``{2||2|0}`` as
+    ``2Tiny(2)``, ``{3||2|1}`` in braces."""
+    return _format(game.id, True, False)[0]
 
 
-def _format(game: CanonicalForm) -> tuple[str, int]:
-    """Text of ``game`` and its bar depth (0 when the text needs no braces to stand alone).
+@cache
+def order_key(g: int) -> tuple[Any, ...]:
+    """Sort key of a canonical form among the options of a printed game (CGSuite's order):
+    numbers first, ascending; then nimbers, ascending; then every other form by its sorted
+    Left options, then its sorted Right options, compared lexicographically."""
+    x = number_of_id(g)
+    if x is not None:
+        return (0, x)
+    tag = uptimal_of_id(g)
+    if tag is not None and tag[0] == 0 and tag[1] == 0:
+        return (1, tag[2])
+    return (
+        2,
+        tuple(sorted(order_key(o) for o in left_options_id(g))),
+        tuple(sorted(order_key(o) for o in right_options_id(g))),
+    )
 
-    A result with depth > 0 is the *inside* of a braced form, e.g. ``("2|1", 1)``.
+
+def sorted_options(g: int, left: bool) -> list[int]:
+    """Left (or Right) options of ``g`` in CGSuite's printing order."""
+    return sorted(left_options_id(g) if left else right_options_id(g), key=order_key)
+
+
+def _format(g: int, braces: bool, parens: bool) -> tuple[str, int]:
+    """Text of the form ``g`` and its bar count (0 when the text stands alone).
+
+    ``braces``: a compound form must come in braces (the top level, and each option on a side
+    with several); otherwise a lone option's bars are returned so the parent uses one more.
+    ``parens``: the form follows ``+-`` and must not run into what follows it.
     """
-    tag = game.uptimal_value()
+    tag = uptimal_of_id(g)
     if tag is not None:
-        return _format_uptimal(*tag), 0
-    left, right = game.left_options, game.right_options
-    if len(left) == 1 and len(right) == 1 and right[0] == -left[0] and left[0] > 0:
-        inner, depth = _format(left[0])
-        return ("+-" + (f"{{{inner}}}" if depth else inner)), 0
-    tiny = _tiny_parameter(game)
+        text = _format_uptimal(*tag)
+        x, n, m = tag
+        plain = (n == 0 and m == 0) or (x == 0 and n == 0) or (x == 0 and m == 0)
+        if parens and not plain:  # +-(1*), +-(^*): a number, nimber or ups needs none
+            text = f"({text})"
+        return text, 0
+    if negate_id(g) == g:  # a switch: G = -G, so G = {A, B, ... | -A, -B, ...}
+        lefts = sorted_options(g, left=True)
+        if len(lefts) == 1:
+            return "+-" + _format(lefts[0], True, True)[0], 0
+        return "+-{" + ",".join(_format(o, True, False)[0] for o in lefts) + "}", 0
+    tiny = _number_tiny(g)
     if tiny is not None:
-        return f"Tiny({tiny})", 0
-    miny = _tiny_parameter(-game)
-    if miny is not None:
-        return f"Miny({miny})", 0
-    sides: list[list[tuple[str, int]]] = [
-        [_format(g) for g in left],
-        [_format(g) for g in right],
-    ]
-    depth = 1
-    texts: list[str] = []
-    for side in sides:
-        if len(side) == 1:
-            text, option_depth = side[0]
-            depth = max(depth, option_depth + 1)
-            texts.append(text)
-        else:
-            texts.append(",".join(f"{{{t}}}" if d else t for t, d in side))
-    return texts[0] + "|" * depth + texts[1], depth
+        text = tiny
+        return (f"({text})" if parens else text), 0
+    sides = []
+    bars = 1
+    for left in (True, False):
+        options = sorted_options(g, left)
+        parts = []
+        for option in options:
+            text, depth = _format(option, len(options) > 1, False)
+            bars = max(bars, depth + 1)
+            parts.append(text)
+        sides.append(",".join(parts))
+    text = sides[0] + "|" * bars + sides[1]
+    if braces or bars >= MAX_BARS:
+        return "{" + text + "}", 0
+    return text, bars
 
 
-def _tiny_parameter(game: CanonicalForm) -> str | None:
-    """``x`` as text when ``game`` is ``{0 || 0 | -x}`` for a number ``x > 0``."""
-    left, right = game.left_options, game.right_options
-    if len(left) != 1 or len(right) != 1 or left[0].id != coerce(0).id:
+def _number_tiny(g: int) -> str | None:
+    """``xTiny(y)`` or ``xMiny(y)`` when ``g`` is a number plus a tiny (or miny), else None.
+
+    ``x + Tiny(y) = {x || x | x - y}`` for a number ``x`` and a game ``y`` with ``x - y``
+    below ``x`` even when Left moves first (left stop of ``x - y`` below ``x``); the
+    subscript ``y`` is printed as a game of its own, the number ``x`` in front when not 0.
+    """
+    for game, name, sign in ((g, "Tiny", 1), (negate_id(g), "Miny", -1)):
+        parts = _tiny_parts(game)
+        if parts is not None:
+            translate, subscript = parts
+            prefix = "" if translate == 0 else _format_number(sign * translate)
+            return f"{prefix}{name}({_format(subscript, True, False)[0]})"
+    return None
+
+
+def _tiny_parts(g: int) -> tuple[Fraction, int] | None:
+    """``(x, y)`` when ``g = {x || x | x - y}`` with the conditions of :func:`_number_tiny`."""
+    left, right = left_options_id(g), right_options_id(g)
+    if len(left) != 1 or len(right) != 1:
         return None
-    inner = right[0]
-    if len(inner.left_options) != 1 or len(inner.right_options) != 1:
+    x = number_of_id(left[0])
+    if x is None:
         return None
-    if inner.left_options[0].id != coerce(0).id:
+    inner_left, inner_right = left_options_id(right[0]), right_options_id(right[0])
+    if len(inner_left) != 1 or len(inner_right) != 1 or inner_left[0] != left[0]:
         return None
-    x = (-inner.right_options[0]).number_value()
-    if x is None or x <= 0:
+    if not left_stop(CanonicalForm(inner_right[0])) < x:
         return None
-    return _format_number(x)
+    return x, add_id(left[0], negate_id(inner_right[0]))
 
 
 # ------------------------------------------------------------------ parsing
@@ -130,8 +198,7 @@ class _Parser:
         while self.pos < len(self.text):
             if self.peek(2) == "+-":
                 self.pos += 2
-                switch = self.term()
-                total = total + _switch(switch)
+                total = total + self.switch()
             elif self.peek() == "+":
                 self.pos += 1
                 total = total + self.term()
@@ -145,11 +212,31 @@ class _Parser:
     def term(self) -> CanonicalForm:
         if self.peek(2) == "+-":
             self.pos += 2
-            return _switch(self.term())
+            return self.switch()
         if self.peek() == "-":
             self.pos += 1
+            if self.peek().isdigit():
+                # "-1^" is the literal -1 + ^ (CGSuite prints it so), not -(1^)
+                return self._uptimal(negative=True)
             return -self.term()
         return self.atom()
+
+    def switch(self) -> CanonicalForm:
+        """What follows ``+-``: a game ``G`` (``+-G = {G | -G}``), or a list of options
+        ``{A,B}`` or ``(A,B)`` (``+-{A,B} = {A,B | -A,-B}``, CGSuite's printing)."""
+        opening = self.peek()
+        if opening in "{(":
+            end = self._matching(self.pos, opening, "}" if opening == "{" else ")")
+            inside = self.text[self.pos + 1 : end]
+            is_list = (
+                not _top_level_has(inside, "|") if opening == "{" else _top_level_has(inside, ",")
+            )
+            if is_list:
+                self.pos = end + 1
+                options = [self._sub(part) for part in _split_top_level(inside, ",")]
+                return CanonicalForm.from_options(options, [-g for g in options])
+        game = self.term()
+        return CanonicalForm.from_options([game], [-game])
 
     def atom(self) -> CanonicalForm:
         char = self.peek()
@@ -164,6 +251,17 @@ class _Parser:
             inner.original = self.original
             self.pos = end + 1
             return inner.parse()
+        tiny = self._tiny()
+        if tiny is not None:
+            return tiny
+        if not char:
+            raise self.fail("unexpected end of text")
+        if char.isdigit() or char in "^v*":
+            return self._uptimal()
+        raise self.fail(f"unexpected {char!r} at position {self.pos + 1}")
+
+    def _tiny(self) -> CanonicalForm | None:
+        """``Tiny(G) = {0 || 0 | -G}`` or ``Miny(G) = -Tiny(G)`` at the cursor, if there."""
         for name, sign in (("Tiny(", 1), ("Miny(", -1)):
             if self.text.startswith(name, self.pos):
                 end = self._matching(self.pos + len(name) - 1, "(", ")")
@@ -173,11 +271,7 @@ class _Parser:
                 x = inner.parse()
                 tiny = CanonicalForm.from_options([0], [CanonicalForm.from_options([0], [-x])])
                 return tiny if sign > 0 else -tiny
-        if not char:
-            raise self.fail("unexpected end of text")
-        if char.isdigit() or char in "^v*":
-            return self._uptimal()
-        raise self.fail(f"unexpected {char!r} at position {self.pos + 1}")
+        return None
 
     def _digits(self) -> str:
         start = self.pos
@@ -185,7 +279,9 @@ class _Parser:
             self.pos += 1
         return self.text[start : self.pos]
 
-    def _uptimal(self) -> CanonicalForm:
+    def _uptimal(self, negative: bool = False) -> CanonicalForm:
+        """``x``, ``x^``, ``xv3*2``, ...; a number may be followed directly by a tiny or a
+        miny (``2Tiny(2)``). ``negative``: a minus sign before the number was read."""
         number = Fraction(0)
         digits = self._digits()
         if digits:
@@ -196,6 +292,8 @@ class _Parser:
                 if denominator == 0 or denominator & (denominator - 1):
                     raise self.fail(f"{digits}/{denominator} is not a dyadic rational")
                 number = Fraction(int(digits), denominator)
+        if negative:
+            number = -number
         ups = 0
         if self.peek() in ("^", "v") and self.peek():
             arrow = self.peek()
@@ -214,7 +312,12 @@ class _Parser:
             self.pos += 1
             more = self._digits()
             star = int(more) if more else 1
-        return CanonicalForm.uptimal(number, ups, star)
+        value = CanonicalForm.uptimal(number, ups, star)
+        if digits and ups == 0 and star == 0:
+            tiny = self._tiny()
+            if tiny is not None:
+                return value + tiny
+        return value
 
     def _matching(self, start: int, opening: str, closing: str) -> int:
         depth = 0
@@ -301,11 +404,6 @@ def _split_top_level(text: str, separator: str) -> list[str]:
             current.append(c)
     parts.append("".join(current))
     return parts
-
-
-def _switch(game: CanonicalForm) -> CanonicalForm:
-    """``+-G = {G | -G}``."""
-    return CanonicalForm.from_options([game], [-game])
 
 
 def parse_game(text: str) -> CanonicalForm:

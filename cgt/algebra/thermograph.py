@@ -281,21 +281,26 @@ def cool(game: CanonicalForm, t: Fraction | int | str) -> CanonicalForm:
 
 
 @cache
-def _heat(g: int, t: Fraction) -> int:
+def _heat(g: int, t: int) -> int:
     if number_of_id(g) is not None:
         return g
+    minus_t = negate_id(t)
     return canonical_id(
-        [add_id(_heat(gl, t), number_id(t)) for gl in left_options_id(g)],
-        [add_id(_heat(gr, t), number_id(-t)) for gr in right_options_id(g)],
+        [add_id(_heat(gl, t), t) for gl in left_options_id(g)],
+        [add_id(_heat(gr, t), minus_t) for gr in right_options_id(g)],
     )
 
 
-def heat(game: CanonicalForm, t: Fraction | int | str) -> CanonicalForm:
+def heat(game: CanonicalForm, t: CanonicalForm | Fraction | int | str) -> CanonicalForm:
     """``G`` heated by ``t``: ``{G^L heated + t | G^R heated - t}``, numbers unchanged.
 
-    Heating inverts cooling on the games that cooling produces from hot games.
+    Heating inverts cooling on the games that cooling produces from hot games. ``t`` may be
+    a dyadic number or any game (CGSuite's ``Heat(*)``: heating by ``*`` gives
+    ``{3||2*|1*}.Heat(*) = {3*||2|1}``).
     """
-    return CanonicalForm(_heat(game.id, _dyadic(t, "heating temperature")))
+    if isinstance(t, CanonicalForm):
+        return CanonicalForm(_heat(game.id, t.id))
+    return CanonicalForm(_heat(game.id, number_id(_dyadic(t, "heating temperature"))))
 
 
 # ------------------------------------------------------------------ atomic weight

@@ -1,7 +1,9 @@
 """``cgt value``: the CGT value of a position, in CGSuite notation, with its temperature theory.
 
 Example: ``cgt value domineering "..|.."`` prints ``+-1`` with outcome N, stops 1 and -1,
-mean 0 and temperature 1. Impartial games print their nimber ``*g`` (Grundy value ``g``).
+mean 0 and temperature 1. Impartial games print their nimber ``*g`` (Grundy value ``g``);
+octal games (``octal``, ``kayles``, ``dawsons-kayles``) also the period and pre-period of
+their Grundy sequence.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from typing import Any
 
 import click
 
+from cgt.algebra.impartial import octal_periodicity
 from cgt.algebra.thermograph import left_stop, right_stop, thermograph
 from cgt.algebra.values import value_of
 from cgt.registry import load_game
@@ -49,7 +52,28 @@ def value_report(
     }
     if game.impartial:
         report["grundy"] = value.nim_value()
+    code = getattr(game, "code", None)
+    if isinstance(code, str):
+        report["periodicity"] = octal_period_report(code)
     return report
+
+
+#: How many Grundy values ``cgt value`` computes at most when looking for an octal period.
+PERIOD_SEARCH_VALUES = 1000
+
+
+def octal_period_report(code: str) -> dict[str, Any] | None:
+    """Proved period and pre-period of an octal game's Grundy sequence (Guy-Smith theorem),
+    or ``None`` when none shows within :data:`PERIOD_SEARCH_VALUES` values."""
+    found = octal_periodicity(code, max_values=PERIOD_SEARCH_VALUES)
+    if found is None:
+        return None
+    return {
+        "period": found.period,
+        "pre_period": found.pre_period,
+        "proved": found.proved,
+        "checked_up_to": found.checked_up_to,
+    }
 
 
 @click.command("value")
@@ -79,3 +103,11 @@ def value_command(
     click.echo(f"  mean         {report['mean']}")
     click.echo(f"  temperature  {report['temperature']}")
     click.echo(f"  birthday     {report['birthday']}")
+    if "periodicity" in report:
+        found = report["periodicity"]
+        click.echo(
+            f"  period       none found in the first {PERIOD_SEARCH_VALUES} Grundy values"
+            if found is None
+            else f"  period       {found['period']} from heap {found['pre_period']} "
+            f"(proved by the Guy-Smith theorem from {found['checked_up_to']} values)"
+        )
