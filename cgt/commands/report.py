@@ -37,7 +37,7 @@ def report_command(game_name: str, params: tuple[str, ...], out: Path, samples: 
         if game_name == "all":
             if params:
                 raise click.UsageError("'cgt report all' takes no parameters")
-            for path in write_all(out, progress=progress):
+            for path in write_all(out, progress=progress, random_samples=samples):
                 click.echo(f"wrote {path}")
             click.echo(f"wrote {out / 'README.md'}")
             return
