@@ -16,6 +16,9 @@ SOLVERS = ("auto", "retrograde", "alphabeta", "compiled")
 #: "auto" enumerates at most this many positions before switching to a search: retrograde
 #: keeps every position in memory and enumerates at some 10^4-10^5 positions per second.
 AUTO_MAX_POSITIONS = 2_000_000
+#: For a game with a compiled kernel "auto" hands over to the kernel far sooner: the kernel
+#: searches millions of nodes per second where retrograde in Python enumerates 10^4-10^5.
+AUTO_MAX_POSITIONS_BEFORE_KERNEL = 100_000
 #: Default transposition-table capacity of the pure-Python alpha-beta (slots).
 DEFAULT_TT_ENTRIES = 1 << 20
 #: Default transposition-table capacity of a compiled kernel (slots of a few machine words).
@@ -71,32 +74,45 @@ def solve(
         )
     if position is None:
         position = game.initial_position()
-    if solver in ("auto", "retrograde"):
-        limit = max_positions if solver == "auto" else None
+    has_kernel = game.name in compiled_solver_names()
+
+    def enumerate_all(limit: int | None) -> SolveResult | None:
         try:
             solution = retrograde(
                 game, position, symmetry=symmetry, progress=progress, max_positions=limit
             )
         except PositionLimitExceeded:
-            pass  # only in "auto": too big to enumerate, search instead
-        else:
-            result = solution.result(position)
-            result.extra["requested_solver"] = solver
-            return result
-    if solver == "compiled" or (solver == "auto" and game.name in compiled_solver_names()):
-        compiled = _solve_compiled(
-            game,
-            position,
-            symmetry,
-            remoteness,
-            progress,
-            tt_entries,
-            max_seconds,
-            fall_back=solver == "auto",
+            return None  # only in "auto": too big to enumerate, search instead
+        result = solution.result(position)
+        result.extra["requested_solver"] = solver
+        return result
+
+    def compiled(fall_back: bool) -> SolveResult | None:
+        result = _solve_compiled(
+            game, position, symmetry, remoteness, progress, tt_entries, max_seconds, fall_back
         )
-        if compiled is not None:
-            compiled.extra["requested_solver"] = solver
-            return compiled
+        if result is not None:
+            result.extra["requested_solver"] = solver
+        return result
+
+    if solver in ("retrograde", "compiled"):
+        result = enumerate_all(None) if solver == "retrograde" else compiled(fall_back=False)
+        assert result is not None  # no limit, no fall-back: a result or an exception
+        return result
+    if solver == "auto":
+        # Small graphs: retrograde (exact remoteness of every position); larger ones: the
+        # kernel if the game has one and it takes the board, else retrograde up to the full
+        # limit, else alpha-beta.
+        first_limit = (
+            min(max_positions, AUTO_MAX_POSITIONS_BEFORE_KERNEL) if has_kernel else max_positions
+        )
+        result = enumerate_all(first_limit)
+        if result is None and has_kernel:
+            result = compiled(fall_back=True)
+            if result is None and max_positions > AUTO_MAX_POSITIONS_BEFORE_KERNEL:
+                result = enumerate_all(max_positions)
+        if result is not None:
+            return result
     entries = tt_entries or DEFAULT_TT_ENTRIES
     require_memory(
         TranspositionTable.bytes_for(entries),

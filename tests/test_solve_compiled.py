@@ -106,3 +106,13 @@ def test_an_unknown_parallel_backend_is_refused_before_work_starts(tmp_path: Pat
     game = load_game("control", size=2)
     with pytest.raises(ParameterError, match="unknown joblib backend 'nope'"):
         solve_by_openings(game, jobs=2, backend="nope")
+
+
+def test_auto_hands_a_graph_too_big_to_enumerate_to_the_kernel() -> None:
+    # Control size 2: retrograde sees the whole graph; with room for only 10 positions
+    # "auto" must hand over to the kernel and still give the same exact answer.
+    game = load_game("control", size=2)
+    whole = solve(game, solver="retrograde")
+    handed_over = solve(game, max_positions=10)
+    assert handed_over.solver == "compiled"
+    assert (handed_over.outcome, handed_over.remoteness) == (whole.outcome, whole.remoteness)
