@@ -73,7 +73,7 @@ def _size_4_attempt() -> dict[str, Any]:
                 f"not solved in {SIZE_4_BUDGET_SECONDS:.0f} s (positions column: nodes), "
                 f"{rate / 1e6:.2f} M nodes/s, compile {compile_seconds:.2f} s"
             ),
-            "open": f"- lag size 4 standard: not solved, {exc.nodes} nodes in {exc.seconds:.0f} s",
+            "open": f"lag size 4 standard: not solved, {exc.nodes:,} nodes in {exc.seconds:.0f} s",
         }
     openings = ", ".join(f"{m.name}:{m.outcome.label}" for m in result.moves)
     return kernel_row(result, note=f"; openings {openings}")

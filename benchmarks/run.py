@@ -103,9 +103,9 @@ def _il2() -> dict[str, Any]:
     return _solve("interleave", "retrograde", size=2)
 
 
-@case("entropy 4x3/retrograde")
+@case("entropy 4x3 SSSS/..../OOOO/retrograde")
 def _entropy43() -> dict[str, Any]:
-    return _solve("entropy", "retrograde", setup="SSSS/..../OOOO O")
+    return _solve("entropy", "retrograde", width=4, height=3, setup="SSSS/..../OOOO O")
 
 
 def _register_case_modules() -> None:
@@ -129,6 +129,33 @@ def _register_case_modules() -> None:
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 _register_case_modules()
+
+
+def load_average() -> str:
+    """The 1-minute load average: other work on the machine slows every case down."""
+    try:
+        return Path("/proc/loadavg").read_text().split()[0]
+    except (OSError, IndexError):
+        return "unknown"
+
+
+def open_boards_table() -> list[str]:
+    """The boards still out of reach, from the one list the reports use as well
+    (cgt.report_sections.LARGER_BOARDS), so the two never disagree."""
+    from cgt.report_sections import LARGER_BOARDS
+
+    unsolved = [e for e in LARGER_BOARDS if not e.status.startswith("solved")]
+    lines = [
+        "",
+        "## Open boards (attempts and how far they got)",
+        "",
+        "| game | board | status | how far / what blocked |",
+        "|---|---|---|---|",
+    ]
+    for entry in unsolved:
+        how = entry.how + (f" Reproduce: `{entry.command}`" if entry.command else "")
+        lines.append(f"| {entry.game} | {entry.board} | {entry.status} | {how} |")
+    return lines
 
 
 def machine() -> dict[str, str]:
@@ -188,9 +215,10 @@ def comparison_table(rows: list[tuple[str, dict[str, Any]]]) -> list[str]:
         python = {k: v for k, v in solvers.items() if k in ("alphabeta", "retrograde")}
         for (c_name, c), (p_name, p) in ((c, p) for c in compiled.items() for p in python.items()):
             speedup = p["seconds"] / c["seconds"] if c["seconds"] else float("inf")
+            ratio = f"{speedup:,.0f}x" if speedup >= 10 else f"{speedup:.2g}x"
             out.append(
-                f"| {board} | {p_name} {p['seconds']:.2f} s | {c_name} {c['seconds']:.3f} s | "
-                f"{speedup:,.0f}x | {p.get('result', '')} / {c.get('result', '')} |"
+                f"| {board} | {p_name} {p['seconds']:.3f} s | {c_name} {c['seconds']:.3f} s | "
+                f"{ratio} | {p.get('result', '')} / {c.get('result', '')} |"
             )
     if not out:
         return []
@@ -217,6 +245,7 @@ def main() -> None:
         print(json.dumps(run_one(args.case)))
         return
     rows = []
+    load_before = load_average()
     for name in CASES:
         if args.only not in name:
             continue
@@ -243,6 +272,8 @@ def main() -> None:
         f"Machine: {info['cpu']}, {info['cores']} cores, {info['memory']}; {info['system']}; "
         f"Python {info['python']}.",
         f"Date: {info['date']}. Commit: `{info['commit']}`.",
+        f"Load average (1 min) before / after the run: {load_before} / {load_average()} "
+        "(2 cores; a load above 1 means other work shared the machine).",
         "",
         "Command: `python benchmarks/run.py`. Each case runs in a fresh process; `rate` is "
         "positions (retrograde) or nodes (search) per second; compile times are reported "
@@ -263,7 +294,8 @@ def main() -> None:
     lines += comparison_table(rows)
     extra = [r for _, r in rows if "open" in r]
     if extra:
-        lines += ["", "## Open boards", ""] + [r["open"] for r in extra]
+        lines += ["", "## Bounded attempts in this run", ""] + [f"- {r['open']}" for r in extra]
+    lines += open_boards_table()
     args.output.write_text("\n".join(lines) + "\n")
     print("\n".join(lines))
 

@@ -341,10 +341,11 @@ def opening_map(
         extra = "no opening there" if len(cells) < _cell_count(game) else None
         _outcome_legend(ax, player, {mv.outcome for _, mv in cells.values()}, extra)
         where = "lands on it" if landing_moves else "is played there"
+        with_remoteness = any(mv.remoteness is not None for _, mv in cells.values())
         ax.set_title(
             (title or game.label())
             + f"\n{player} to move: value of the best opening that {where}"
-            + "\n(cell name, then remoteness in plies)",
+            + ("\n(cell name, then remoteness in plies)" if with_remoteness else "\n(cell name)"),
             fontsize=9,
         )
 
