@@ -94,13 +94,13 @@ LARGER_BOARDS: list[LargerBoard] = [
         "control",
         "size 4 (37 cells), perimeter opening",
         "not solved",
-        "two perimeter openings up to symmetry (a1, a2). Compiled df-pn with an 8 GiB table, "
-        "20 minutes of wall time per opening on 2 shared cores: a1 open after 9.4 million "
-        "nodes (88 s CPU), a2 open after 85.4 million nodes (508 s CPU). The alpha-beta "
-        "kernel searches about 4.1 million nodes per second here; the document's engine-play "
-        "impression (the second player seems favoured) stays unconfirmed. Needs a larger "
-        "table and hours per opening, or the region decomposition the values of small "
-        "positions suggest.",
+        "two perimeter openings up to symmetry (a1, a2). Compiled alpha-beta (value mode, "
+        "8 GiB table) on the position after a1: open after 3,500 s and 10.2 billion nodes "
+        "(2.9 million nodes per second, the other core busy). Compiled df-pn, 20 minutes per "
+        "opening on a loaded machine: a1 open after 9.4 million nodes, a2 after 85.4 million. "
+        "The document's engine-play impression (the second player seems favoured) stays "
+        "unconfirmed. Needs hours per opening and a bigger table, or region decomposition "
+        "inside the search.",
         "cgt solve control -p size=4 --solver compiled --value-only --max-seconds 1200",
     ),
     # ------------------------------------------------------------------ LAG
@@ -128,7 +128,15 @@ LARGER_BOARDS: list[LargerBoard] = [
         "compiled kernel, value mode: no answer after 542 s and 1.2 billion nodes.",
         "cgt solve lag -p size=4 --solver compiled --value-only --max-seconds 600",
     ),
-    LargerBoard("lag", "size 5", "not attempted", "beyond the size-4 attempt by far."),
+    LargerBoard(
+        "lag",
+        "size 5 (61 cells), standard setup",
+        "not solved",
+        "compiled kernel, value mode, 2^26-slot table (2 GiB): no answer after 300 s and "
+        "711 million nodes (2.4 million nodes per second); size 4 is not solved either.",
+        "cgt solve lag -p size=5 --solver compiled --value-only --max-seconds 300 "
+        "--tt-entries 67108864",
+    ),
     # ------------------------------------------------------------------ Interleave
     LargerBoard(
         "interleave",

@@ -138,10 +138,15 @@ def test_cycle_search_finds_nothing_under_adjacency() -> None:
 
 
 def test_size4_claim_inconclusive_and_can_fail() -> None:
-    verdict = run_claim("control.size4-second-player")
+    verdict = run_claim("control.size4-second-player", target_budget_seconds=0.5)
     assert verdict.verdict == "inconclusive"
+    assert verdict.evidence["target_attempt"]["nodes"] > 0
     size2 = verdict.evidence["exact_results"]["size 2"]
     assert size2["retrograde_agrees"]
+    # size 3: Black wins against every opening, by negamax and by the compiled kernel
+    size3 = verdict.evidence["exact_results"]["size 3"]
+    assert size3["winner"] == "second (Black)" and size3["compiled_kernel_agrees"]
+    assert set(size3["openings_for_white"].values()) == {"loss"}
     # the same statement made about size 2 is false: White wins there
     assert run_claim("control.size4-second-player", target_size=2).verdict == "refuted"
 
