@@ -206,7 +206,7 @@ def comparison_table(rows: list[tuple[str, dict[str, Any]]]) -> list[str]:
     """Compiled cases beside the pure-Python case of the same board (same name before "/")."""
     by_board: dict[str, dict[str, dict[str, Any]]] = {}
     for name, r in rows:
-        board, _, solver = name.partition("/")
+        board, _, solver = name.rpartition("/")  # board names may contain "/"
         if "error" not in r:
             by_board.setdefault(board, {})[solver] = r
     out: list[str] = []
