@@ -194,20 +194,14 @@ class RetrogradeSolution:
         A won or lost line ends at a terminal position after ``remoteness`` plies; a drawn
         line stops when a position repeats or after ``max_length`` plies.
         """
-        line: list[str] = []
-        seen: set[int] = set()
-        while len(line) < max_length:
-            node = self.id_of(position)
-            if node in seen:
-                break
-            seen.add(node)
-            outcome, remoteness = self._value(node)
-            best = best_move_values(self.move_values(position), outcome, remoteness)
-            if not best:
-                break
-            line.append(best[0].name)
-            position = self.game.play(position, best[0].move)
-        return line
+        return follow_best_moves(
+            self.game,
+            position,
+            self.id_of,
+            lambda p: self._value(self.id_of(p)),
+            self.move_values,
+            max_length,
+        )
 
     # ------------------------------------------------------------------ reports
     def __iter__(self) -> Iterator[tuple[Hashable, Outcome, int | None]]:
@@ -277,6 +271,33 @@ def best_move_values(
     if remoteness is None or outcome == Outcome.DRAW:
         return keep
     return [m for m in keep if m.remoteness == remoteness]
+
+
+def follow_best_moves(
+    game: Game[Any, Any],
+    position: Any,
+    key: Callable[[Any], Hashable],
+    value: Callable[[Any], tuple[Outcome, int | None]],
+    move_values: Callable[[Any], list[MoveValue]],
+    max_length: int = 200,
+) -> list[str]:
+    """Move names of one perfect line from ``position`` in any solved table: the first best
+    move each time (``value`` and ``move_values`` read the table), until the game ends, a
+    position repeats (``key`` identifies positions; a drawn line) or ``max_length`` plies."""
+    line: list[str] = []
+    seen: set[Hashable] = set()
+    while len(line) < max_length:
+        identity = key(position)
+        if identity in seen:
+            break
+        seen.add(identity)
+        outcome, remoteness = value(position)
+        best = best_move_values(move_values(position), outcome, remoteness)
+        if not best:
+            break
+        line.append(best[0].name)
+        position = game.play(position, best[0].move)
+    return line
 
 
 def retrograde(

@@ -77,7 +77,7 @@ from solvers.kernels.base import SearchBudgetExceeded
 from solvers.kernels.table import I64, U64, popcount
 from solvers.memory import format_bytes, require_memory
 from solvers.result import MoveValue, SolveResult
-from solvers.retrograde import best_move_values
+from solvers.retrograde import best_move_values, follow_best_moves
 
 ProgressCallback = Callable[[dict[str, Any]], None]
 
@@ -990,20 +990,9 @@ class EntropySpace:
     def principal_variation(self, position: Any, max_length: int = 200) -> list[str]:
         """One perfect line: the first best move each time, until the game ends, a position
         repeats (a draw) or ``max_length`` plies."""
-        line: list[str] = []
-        seen: set[int] = set()
-        while len(line) < max_length:
-            index = self.index(position)
-            if index in seen:
-                break
-            seen.add(index)
-            outcome, remoteness = self.value_of(position)
-            best = best_move_values(self.move_values(position), outcome, remoteness)
-            if not best:
-                break
-            line.append(best[0].name)
-            position = self.game.play(position, best[0].move)
-        return line
+        return follow_best_moves(
+            self.game, position, self.index, self.value_of, self.move_values, max_length
+        )
 
 
 _COMPILE_SECONDS: float | None = None
