@@ -158,7 +158,7 @@ def show_command(game_name: str, position: str | None, params: tuple[str, ...]) 
     "--max-seconds",
     type=click.FloatRange(min=0, min_open=True),
     default=None,
-    help="Compiled kernel: give up after this many seconds and say how far it got.",
+    help="Give up after this many seconds (any solver) and say how far it got.",
 )
 @click.option(
     "--jobs",
@@ -224,9 +224,12 @@ def solve_command(
                 database=database,
                 progress=progress,
                 solver="compiled" if solver == "compiled" else "alphabeta",
+                max_seconds=max_seconds,
             )
         elif database is not None:
-            solution = retrograde(game, pos, symmetry=not no_symmetry, progress=progress)
+            solution = retrograde(
+                game, pos, symmetry=not no_symmetry, progress=progress, max_seconds=max_seconds
+            )
             database.store(game, solution, solver="retrograde")
             result = solution.result(pos)
         else:

@@ -45,6 +45,7 @@ from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
 from cgt.protocol import Game, Outcome
+from solvers.budget import Deadline
 from solvers.result import MoveValue, SolveResult
 from solvers.retrograde import PROGRESS_INTERVAL, ProgressCallback, best_move_values
 from solvers.tt import EXACT, LOWER, UPPER, TranspositionTable
@@ -65,7 +66,8 @@ class AlphaBeta:
     ``tt_entries`` bounds the memory (see :attr:`approx_bytes`); a tiny table gives the same
     results, only slower. ``ordering(game, position, moves)`` may reorder the moves; the
     table's best move is always tried first, and without ``ordering`` the rest go by the
-    history heuristic (moves that caused cut-offs before come first).
+    history heuristic (moves that caused cut-offs before come first). ``max_seconds`` bounds
+    each :meth:`solve` (:class:`~solvers.budget.SearchBudgetExceeded` when it runs out).
     """
 
     def __init__(
@@ -77,8 +79,11 @@ class AlphaBeta:
         remoteness: bool = True,
         ordering: MoveOrdering | None = None,
         progress: ProgressCallback | None = None,
+        max_seconds: float | None = None,
     ) -> None:
         self.game = game
+        self.max_seconds = max_seconds
+        self._deadline = Deadline(max_seconds)
         self.table = TranspositionTable(tt_entries)
         self.symmetry = symmetry
         self.use_remoteness = remoteness
@@ -144,6 +149,7 @@ class AlphaBeta:
         game = self.game
         started = time.perf_counter()
         self._started = started
+        self._deadline = Deadline(self.max_seconds)
         nodes_before = self.nodes
         stores_before = self.table.new_stores
         if position is None:
@@ -271,8 +277,10 @@ class AlphaBeta:
     def _search(self, position: Any, key: Hashable, alpha: int, beta: int) -> tuple[int, bool]:
         """Fail-soft negamax: ``(score, flagged)``; flagged means path-dependent."""
         self.nodes += 1
-        if self.progress is not None and not self.nodes & 4095:
-            self._report()
+        if not self.nodes & 4095:
+            self._deadline.check(self.nodes, "nodes searched")
+            if self.progress is not None:
+                self._report()
         if key in self._path:
             self.repetitions += 1
             return 0, True

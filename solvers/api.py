@@ -7,6 +7,7 @@ from typing import Any
 from cgt.errors import ParameterError
 from cgt.protocol import Game
 from solvers.alphabeta import AlphaBeta
+from solvers.budget import Deadline
 from solvers.memory import require_memory
 from solvers.result import SolveResult
 from solvers.retrograde import PositionLimitExceeded, ProgressCallback, retrograde
@@ -60,8 +61,8 @@ def solve(
     (retrograde when the reachable graph has at most ``max_positions`` positions, else the
     compiled kernel when the game has one, else alpha-beta).
     ``remoteness=False`` lets the searches prune more; retrograde always knows remoteness.
-    ``max_seconds`` bounds a compiled search (it then raises
-    :class:`solvers.kernels.base.SearchBudgetExceeded`).
+    ``max_seconds`` bounds the whole solve, whichever solvers ``auto`` goes through (it
+    then raises :class:`solvers.budget.SearchBudgetExceeded`, saying how far it got).
     A table that cannot fit in the available memory is refused before the solve starts.
     """
     if solver not in SOLVERS:
@@ -72,6 +73,7 @@ def solve(
         raise ParameterError(
             f"no compiled kernel for {game.name!r} (kernels: {', '.join(compiled_solver_names())})"
         )
+    deadline = Deadline(max_seconds)
     if position is None:
         position = game.initial_position()
     has_kernel = game.name in compiled_solver_names()
@@ -79,7 +81,12 @@ def solve(
     def enumerate_all(limit: int | None) -> SolveResult | None:
         try:
             solution = retrograde(
-                game, position, symmetry=symmetry, progress=progress, max_positions=limit
+                game,
+                position,
+                symmetry=symmetry,
+                progress=progress,
+                max_positions=limit,
+                max_seconds=deadline.remaining(),
             )
         except PositionLimitExceeded:
             return None  # only in "auto": too big to enumerate, search instead
@@ -89,7 +96,14 @@ def solve(
 
     def compiled(fall_back: bool) -> SolveResult | None:
         result = _solve_compiled(
-            game, position, symmetry, remoteness, progress, tt_entries, max_seconds, fall_back
+            game,
+            position,
+            symmetry,
+            remoteness,
+            progress,
+            tt_entries,
+            deadline.remaining(),
+            fall_back,
         )
         if result is not None:
             result.extra["requested_solver"] = solver
@@ -125,6 +139,7 @@ def solve(
         symmetry=symmetry,
         remoteness=remoteness,
         progress=progress,
+        max_seconds=deadline.remaining(),
     )
     result = searcher.solve(position)
     result.extra["requested_solver"] = solver

@@ -34,6 +34,7 @@ import numpy as np
 
 from cgt.errors import PositionError
 from cgt.protocol import Game, Outcome
+from solvers.budget import Deadline
 from solvers.result import MoveValue, SolveResult
 
 ProgressCallback = Callable[[dict[str, Any]], None]
@@ -308,6 +309,7 @@ def retrograde(
     progress: ProgressCallback | None = None,
     max_positions: int | None = None,
     keep_positions: bool = False,
+    max_seconds: float | None = None,
 ) -> RetrogradeSolution:
     """Solve every position reachable from ``root`` (default: the initial position).
 
@@ -315,8 +317,11 @@ def retrograde(
     about every 0.5 s with a dict (``phase``, counts). :class:`PositionLimitExceeded` is raised
     as soon as more than ``max_positions`` positions are found. ``keep_positions`` keeps one
     position per id for :meth:`RetrogradeSolution.position_of` (costs memory).
+    ``max_seconds`` bounds both phases: :class:`~solvers.budget.SearchBudgetExceeded` once
+    it runs out.
     """
-    started = time.perf_counter()
+    deadline = Deadline(max_seconds)
+    started = deadline.started
     if root is None:
         root = game.initial_position()
     key_of = game.canonical_key if symmetry else game.key
@@ -360,6 +365,8 @@ def retrograde(
         else:
             terminal_codes.append(int(outcome))
         child_ptr.append(len(child_ids))
+        if not len(to_move) & 255:
+            deadline.check(len(ids), "positions enumerated")
         if reporter.due(len(to_move)):
             reporter.report({"phase": "enumerate", "expanded": len(to_move), "positions": len(ids)})
 
@@ -372,7 +379,9 @@ def retrograde(
     parent_of_edge = np.repeat(np.arange(count, dtype=np.int32), degree)
     same_player = moving[children] == moving[parent_of_edge]
 
-    outcomes, remoteness = _propagate(codes, ptr, children, parent_of_edge, same_player, reporter)
+    outcomes, remoteness = _propagate(
+        codes, ptr, children, parent_of_edge, same_player, reporter, deadline
+    )
     return RetrogradeSolution(
         game=game,
         root=root,
@@ -397,6 +406,7 @@ def _propagate(
     parent_of_edge: np.ndarray,
     same_player: np.ndarray,
     reporter: _Reporter,
+    deadline: Deadline,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Backward induction with child counters, one remoteness level per round."""
     count = codes.size
@@ -445,6 +455,7 @@ def _propagate(
         resolved[new_wins] = True
         resolved[new_losses] = True
         frontier = np.concatenate((new_wins, new_losses))
+        deadline.check(int(resolved.sum()), "positions resolved")
         if reporter.due():
             reporter.report(
                 {

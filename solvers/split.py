@@ -17,6 +17,7 @@ from typing import Any
 from cgt.errors import ParameterError
 from cgt.protocol import Game, Outcome
 from solvers.alphabeta import AlphaBeta
+from solvers.budget import SearchBudgetExceeded, check_max_seconds
 from solvers.database import SolutionDatabase
 from solvers.result import MoveValue, SolveResult
 from solvers.retrograde import ProgressCallback, best_move_values
@@ -31,7 +32,14 @@ def _solve_child(
     symmetry: bool,
     tt_entries: int,
     solver: str = "alphabeta",
+    deadline_epoch: float | None = None,
 ) -> tuple[int, int | None, int]:
+    # the budget is a wall-clock moment (time.time), the one clock worker processes share
+    max_seconds = None
+    if deadline_epoch is not None:
+        max_seconds = deadline_epoch - time.time()
+        if max_seconds <= 0:
+            raise SearchBudgetExceeded(0, 0.0, "nodes searched (budget spent before this opening)")
     if solver == "compiled":
         from solvers.api import solve
 
@@ -42,9 +50,16 @@ def _solve_child(
             remoteness=remoteness,
             symmetry=symmetry,
             tt_entries=tt_entries,
+            max_seconds=max_seconds,
         )
         return int(result.outcome), result.remoteness, int(result.extra.get("nodes", 0))
-    searcher = AlphaBeta(game, tt_entries=tt_entries, symmetry=symmetry, remoteness=remoteness)
+    searcher = AlphaBeta(
+        game,
+        tt_entries=tt_entries,
+        symmetry=symmetry,
+        remoteness=remoteness,
+        max_seconds=max_seconds,
+    )
     result = searcher.solve(child)
     return int(result.outcome), result.remoteness, result.positions
 
@@ -82,15 +97,22 @@ def solve_by_openings(
     database: SolutionDatabase | None = None,
     progress: ProgressCallback | None = None,
     solver: str = "alphabeta",
+    max_seconds: float | None = None,
 ) -> SolveResult:
     """Solve ``position`` by solving the position after each legal move as a separate job,
-    each with ``solver`` (``alphabeta``, or ``compiled`` for a game with a kernel)."""
+    each with ``solver`` (``alphabeta``, or ``compiled`` for a game with a kernel).
+
+    ``max_seconds`` bounds the whole run: :class:`~solvers.budget.SearchBudgetExceeded` once
+    it is spent, with every opening solved before then already checkpointed in ``database``
+    (the same command resumes from them)."""
     from joblib import Parallel, delayed
 
     check_backend(backend)
     if solver not in SPLIT_SOLVERS:
         raise ParameterError(f"--jobs splits with {' or '.join(SPLIT_SOLVERS)}, not {solver!r}")
 
+    check_max_seconds(max_seconds)
+    deadline_epoch = None if max_seconds is None else time.time() + max_seconds
     started = time.perf_counter()
     if position is None:
         position = game.initial_position()
@@ -128,7 +150,9 @@ def solve_by_openings(
     if todo:
         parallel = Parallel(n_jobs=jobs, backend=backend, return_as="generator")
         outputs = parallel(
-            delayed(_solve_child)(game, children[i], remoteness, symmetry, tt_entries, solver)
+            delayed(_solve_child)(
+                game, children[i], remoteness, symmetry, tt_entries, solver, deadline_epoch
+            )
             for i in todo
         )
     for done, (i, (code, rem, visited)) in enumerate(zip(todo, outputs), start=1):

@@ -18,7 +18,6 @@ next slice resumes from everything the table kept. Between slices the progress c
 
 from __future__ import annotations
 
-import math
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable
@@ -26,8 +25,9 @@ from typing import Any
 
 import numpy as np
 
-from cgt.errors import CGTError, ParameterError
+from cgt.errors import ParameterError
 from cgt.protocol import Game, Outcome
+from solvers.budget import SearchBudgetExceeded, check_max_seconds
 from solvers.kernels.table import (
     BIG,
     INFINITY,
@@ -53,33 +53,6 @@ SLICE_SECONDS = 0.5
 FIRST_SLICE_NODES = 1 << 18
 MIN_SLICE_NODES = 1 << 14
 MAX_SLICE_NODES = 1 << 30
-
-
-class SearchBudgetExceeded(CGTError):
-    """The search ran out of its time budget (``max_seconds``) before proving the value.
-
-    A :class:`~cgt.errors.CGTError`, so the command line prints it on one line: the input was
-    fine, the budget was too small for it."""
-
-    def __init__(self, nodes: int, seconds: float) -> None:
-        super().__init__(
-            f"no result within the time budget: {nodes:,} nodes searched in {seconds:.1f} s"
-        )
-        self.nodes = nodes
-        self.seconds = seconds
-
-
-def check_max_seconds(max_seconds: float | None) -> None:
-    """:class:`ParameterError` unless ``max_seconds`` is None or a positive number."""
-    if max_seconds is None:
-        return
-    if (
-        isinstance(max_seconds, bool)
-        or not isinstance(max_seconds, int | float)
-        or not math.isfinite(max_seconds)
-        or max_seconds <= 0
-    ):
-        raise ParameterError(f"max_seconds must be a positive number, got {max_seconds!r}")
 
 
 class CompiledKernel(ABC):
