@@ -69,6 +69,8 @@ def test_show_lists_legal_moves(capsys: pytest.CaptureFixture[str]) -> None:
         (("solve", "control", "-p", "colour=red"), "unknown parameter 'colour'"),
         (("solve", "control", "-p", "size=0"), "size"),
         (("solve", "control", "-p", "size=abc"), "expected an integer"),
+        (("solve", "control", "-p", "size=99"), "above the maximum 12"),
+        (("show", "interleave", "-p", "size=40"), "above the maximum 12"),
         (("solve", "control", "-p", "size"), "KEY=VALUE"),
         (("show", "tictactoe", "xx/"), "expected 3"),
         (("show", "tictactoe", "xxx/xxx/xxx X"), ""),

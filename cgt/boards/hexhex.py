@@ -25,6 +25,10 @@ DIRECTIONS: tuple[tuple[int, int], ...] = ((1, 0), (1, -1), (0, -1), (-1, 0), (-
 DIRECTION_NAMES: tuple[str, ...] = ("E", "NE", "NW", "W", "SW", "SE")
 #: Index of the left-right mirror among the 12 symmetries.
 MIRROR_LEFT_RIGHT = 6
+#: Largest board side the games accept (397 cells). The games keep symmetry lookup tables
+#: whose size grows with the square of the cell count (gigabytes past side 30), and no solver
+#: gets anywhere near even side 6; side 12 still draws and plays fine.
+MAX_SIZE = 12
 
 
 class HexBoard:

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar, Literal, cast
 
-from cgt.boards.hexhex import HexBoard, hex_board
+from cgt.boards.hexhex import MAX_SIZE, HexBoard, hex_board
 from cgt.errors import ParameterError, PositionError
 from cgt.protocol import Game, Param
 from cgt.registry import register
@@ -172,7 +172,7 @@ class Control(Game[ControlPosition, int]):
     name = "control"
     summary = "territory by adjacency majority on a hexhex board; place or remove, no move loses"
     params = (
-        Param("size", int, 3, "side of the hexhex board", minimum=2),
+        Param("size", int, 3, "side of the hexhex board", minimum=2, maximum=MAX_SIZE),
         Param(
             "control",
             str,

@@ -38,7 +38,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any, NamedTuple
 
-from cgt.boards.hexhex import HexBoard, hex_board
+from cgt.boards.hexhex import MAX_SIZE, HexBoard, hex_board
 from cgt.errors import ParameterError, PositionError
 from cgt.protocol import Game, Outcome, Param
 from cgt.registry import register
@@ -140,7 +140,7 @@ class Interleave(Game[InterleavePosition, int]):
     summary = "place where more opponent than own stones see the cell; no racing (Brady 2022)"
     players = ("Red", "Black")
     params = (
-        Param("size", int, 2, "side of the hexhex board", minimum=2),
+        Param("size", int, 2, "side of the hexhex board", minimum=2, maximum=MAX_SIZE),
         Param(
             "win",
             str,

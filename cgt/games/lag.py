@@ -51,7 +51,7 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Any, ClassVar
 
-from cgt.boards.hexhex import MIRROR_LEFT_RIGHT, HexBoard, hex_board
+from cgt.boards.hexhex import MAX_SIZE, MIRROR_LEFT_RIGHT, HexBoard, hex_board
 from cgt.errors import MoveError, ParameterError, PositionError
 from cgt.protocol import Game, Outcome, Param
 from cgt.registry import register
@@ -95,7 +95,14 @@ class Lag(Game[LagPosition, LagMove]):
     name = "lag"
     summary = "move exactly as many cells as you have groups; fewest groups at the end wins"
     params = (
-        Param("size", int, 3, "side of the hexhex board (the document plays 4, or 5)", minimum=2),
+        Param(
+            "size",
+            int,
+            3,
+            "side of the hexhex board (the document plays 4, or 5)",
+            minimum=2,
+            maximum=MAX_SIZE,
+        ),
         Param("goal", str, "standard", "end condition: " + "|".join(GOALS), choices=GOALS),
         Param("setup", str, None, "start from this position string instead of the standard setup"),
     )
