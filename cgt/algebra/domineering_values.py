@@ -52,17 +52,32 @@ class _ComputedRows:
 RowMap = tuple[int, ...] | _ComputedRows
 
 
-def _row_map(width: int, image: Callable[[int], int]) -> RowMap:
-    """``image`` on ``width``-bit rows: a plain tuple (fast indexing) for narrow rows."""
-    if width <= _TABLE_BITS:
-        return tuple(image(x) for x in range(1 << width))
-    return _ComputedRows(image)
+def _row_map(
+    width: int, step: Callable[[list[int], int], int], image: Callable[[int], int]
+) -> RowMap:
+    """``image`` on ``width``-bit rows: a tuple for narrow rows, else computed on demand.
+
+    The tuple is filled by ``step(table, x)``, which builds entry ``x`` from entry ``x >> 1``
+    (a few integer operations each), because a fresh process builds these tables during its
+    first canonical form and building them cell by cell cost more than a 2 x 8 board's value.
+    """
+    if width > _TABLE_BITS:
+        return _ComputedRows(image)
+    table = [0] * (1 << width)
+    for x in range(1, 1 << width):
+        table[x] = step(table, x)
+    return tuple(table)
 
 
 @cache
 def _reverse_table(width: int) -> RowMap:
     """``[x]``: the ``width``-bit row ``x`` read right to left (the left-right mirror)."""
-    return _row_map(width, lambda x: int(format(x, f"0{width}b")[::-1], 2))
+    top = width - 1
+    return _row_map(
+        width,
+        lambda table, x: (table[x >> 1] >> 1) | ((x & 1) << top),
+        lambda x: int(format(x, f"0{width}b")[::-1], 2),
+    )
 
 
 @cache
@@ -72,7 +87,11 @@ def _spread_table(width: int, height: int) -> RowMap:
     The transpose of a ``height`` x ``width`` board is ``width`` x ``height``; cell ``(r, c)``
     goes to ``(c, r)``, i.e. bit ``c`` of row 0 goes to bit ``c * height``.
     """
-    return _row_map(width, lambda x: sum(1 << (c * height) for c in range(width) if x >> c & 1))
+    return _row_map(
+        width,
+        lambda table, x: (table[x >> 1] << height) | (x & 1),
+        lambda x: sum(1 << (c * height) for c in range(width) if x >> c & 1),
+    )
 
 
 @cache
@@ -85,40 +104,44 @@ def _geometry(rows: int, cols: int) -> tuple[int, int, int, int, int]:
     return full, row_mask, full & ~last_file, first_file, (rows - 1) * cols
 
 
-def _rows_of(rows: int, cols: int, empty: int) -> list[int]:
-    row_mask = (1 << cols) - 1
-    return [(empty >> (r * cols)) & row_mask for r in range(rows)]
-
-
 def normal_key(rows: int, cols: int, empty: int) -> tuple[int, bool]:
-    """``(key, transposed)``: the smallest packed image of a board among its eight.
+    """``(key, transposed)``: the smallest packed image of a board among its upright ones.
 
-    ``transposed`` is True when that image is a transpose, whose value is the negative of the
-    board's. Keys of boards of different shapes differ (the shape is packed in the low bits).
+    A board's eight images are four of its own shape and four of the transposed shape. The key
+    is taken among those with no more rows than columns (all eight when square), a choice that
+    depends only on the set of images, so every image of a board gets the same key; a board
+    with more rows than columns is transposed once instead of packing all eight images.
+    ``transposed`` is True when the key's image is a transpose, whose value is the negative
+    of the board's. Keys of boards of different shapes differ (the shape is in the low bits).
     """
-    row_list = _rows_of(rows, cols, empty)
-    best = -1
-    best_transposed = False
-    for height, width, lines, transposed in (
-        (rows, cols, row_list, False),
-        (cols, rows, _transposed_rows(rows, cols, row_list), True),
-    ):
-        reverse = _reverse_table(width)
-        # pack the rows bottom-up and top-down, plain and mirrored, in one pass
-        up = down = up_mirrored = down_mirrored = 0
-        top = (height - 1) * width
-        for r, line in enumerate(lines):
-            mirrored = reverse[line]
-            shift, opposite = r * width, top - r * width
-            up |= line << shift
-            down |= line << opposite
-            up_mirrored |= mirrored << shift
-            down_mirrored |= mirrored << opposite
-        packed = min(up, down, up_mirrored, down_mirrored)
-        key = (packed << (2 * _SHAPE_BITS)) | (height << _SHAPE_BITS) | width
-        if best < 0 or key < best:
-            best, best_transposed = key, transposed
-    return best, best_transposed
+    row_mask = (1 << cols) - 1
+    row_list = [(empty >> (r * cols)) & row_mask for r in range(rows)]
+    if rows < cols:
+        return _upright_key(rows, cols, row_list), False
+    key_of_transpose = _upright_key(cols, rows, _transposed_rows(rows, cols, row_list))
+    if rows > cols:
+        return key_of_transpose, True
+    key = _upright_key(rows, cols, row_list)
+    return (key, False) if key <= key_of_transpose else (key_of_transpose, True)
+
+
+def _upright_key(height: int, width: int, lines: list[int]) -> int:
+    """The smallest packed image among the four that keep rows as rows (mirrors, half turn)."""
+    reverse = _reverse_table(width)
+    # pack the rows bottom-up and top-down, plain and mirrored, in one pass
+    up = down = up_mirrored = down_mirrored = 0
+    top = (height - 1) * width
+    shift = 0
+    for line in lines:
+        mirrored = reverse[line]
+        opposite = top - shift
+        up |= line << shift
+        down |= line << opposite
+        up_mirrored |= mirrored << shift
+        down_mirrored |= mirrored << opposite
+        shift += width
+    packed = min(up, down, up_mirrored, down_mirrored)
+    return (packed << (2 * _SHAPE_BITS)) | (height << _SHAPE_BITS) | width
 
 
 def _transposed_rows(rows: int, cols: int, row_list: list[int]) -> list[int]:
@@ -127,7 +150,8 @@ def _transposed_rows(rows: int, cols: int, row_list: list[int]) -> list[int]:
     packed = 0
     for r, row in enumerate(row_list):
         packed |= spread[row] << r
-    return _rows_of(cols, rows, packed)
+    row_mask = (1 << rows) - 1
+    return [(packed >> (c * rows)) & row_mask for c in range(cols)]
 
 
 def region_masks(rows: int, cols: int, empty: int) -> list[int]:
@@ -136,20 +160,20 @@ def region_masks(rows: int, cols: int, empty: int) -> list[int]:
     Regions where neither player can place a domino (single cells and the like) are 0 in any
     sum, so they are left out.
     """
-    full, _, not_last_file, _, _ = _geometry(rows, cols)
-    not_first_file = (not_last_file << 1) & full
+    not_last_file = _geometry(rows, cols)[2]
     out = []
     remaining = empty
     while remaining:
         region = remaining & -remaining
+        # rightward growth runs along a whole row at once: adding the region's cells to the
+        # row's free cells carries through each run of free cells it touches; the last file is
+        # left out of the addition so that a carry never runs on into the next row
+        runs = remaining & not_last_file
         while True:
             grown = (
-                region
-                | (region << cols)
-                | (region >> cols)
-                | ((region << 1) & not_first_file)
-                | ((region >> 1) & not_last_file)
+                region | (region << cols) | (region >> cols) | ((region >> 1) & not_last_file)
             ) & remaining
+            grown |= ((runs + (grown & not_last_file)) ^ runs) & remaining
             if grown == region:
                 break
             region = grown
@@ -161,26 +185,26 @@ def region_masks(rows: int, cols: int, empty: int) -> list[int]:
 
 def crop(rows: int, cols: int, region: int) -> tuple[int, int, int]:
     """``(rows, cols, empty)`` of the bounding box of the free cells ``region``."""
-    _, row_mask, _, first_file, top_shift = _geometry(rows, cols)
-    if (
-        region & row_mask
-        and region >> top_shift
-        and region & first_file
-        and region & (first_file << (cols - 1))
-    ):
-        return rows, cols, region  # touches all four sides: already cut
-    lines = [(region >> (r * cols)) & row_mask for r in range(rows)]
-    used = [r for r, line in enumerate(lines) if line]
-    low_rank, high_rank = used[0], used[-1]
+    row_mask = (1 << cols) - 1
+    low_rank = ((region & -region).bit_length() - 1) // cols
+    height = (region.bit_length() - 1) // cols - low_rank + 1
+    region >>= low_rank * cols
     files = 0
-    for line in lines:
-        files |= line
+    for r in range(0, height * cols, cols):
+        files |= region >> r
+    files &= row_mask
     low_file = (files & -files).bit_length() - 1
     width = files.bit_length() - low_file
+    if width == cols:
+        return height, cols, region  # only whole ranks to cut: the rows keep their packing
+    region >>= low_file
+    narrow_mask = (1 << width) - 1
     packed = 0
-    for k, r in enumerate(range(low_rank, high_rank + 1)):
-        packed |= (lines[r] >> low_file) << (k * width)
-    return high_rank - low_rank + 1, width, packed
+    shift = 0
+    for r in range(0, height * cols, cols):
+        packed |= ((region >> r) & narrow_mask) << shift
+        shift += width
+    return height, width, packed
 
 
 class DomineeringValues:
@@ -209,6 +233,15 @@ class DomineeringValues:
             )
         if empty >> (rows * cols) or empty < 0:
             raise PositionError(f"free-cell mask {empty:#x} does not fit a {rows} x {cols} board")
+        if rows > cols:
+            # the same work on the transpose (value -G) runs along the longer side, where a
+            # region's rows are filled in one step (see region_masks)
+            row_mask = (1 << cols) - 1
+            lines = [(empty >> (r * cols)) & row_mask for r in range(rows)]
+            transposed = 0
+            for c, line in enumerate(_transposed_rows(rows, cols, lines)):
+                transposed |= line << (c * rows)
+            return negate_id(self._board(cols, rows, transposed))
         return self._board(rows, cols, empty)
 
     def _board(self, rows: int, cols: int, empty: int) -> int:
