@@ -31,6 +31,7 @@ from cgt.errors import ParameterError, PositionError
 
 _SHAPE_BITS = 5  # rows and cols are packed in 5 bits each in a key
 _MAX_SIDE = (1 << _SHAPE_BITS) - 1
+_KEY_SHIFT = 2 * _SHAPE_BITS  # a board's free cells sit above its packed shape in a key
 
 
 _TABLE_BITS = 12  # rows up to this width are mapped through tables of 2**width entries
@@ -141,7 +142,7 @@ def _upright_key(height: int, width: int, lines: list[int]) -> int:
         down_mirrored |= mirrored << opposite
         shift += width
     packed = min(up, down, up_mirrored, down_mirrored)
-    return (packed << (2 * _SHAPE_BITS)) | (height << _SHAPE_BITS) | width
+    return (packed << _KEY_SHIFT) | (height << _SHAPE_BITS) | width
 
 
 def _transposed_rows(rows: int, cols: int, row_list: list[int]) -> list[int]:
@@ -246,68 +247,94 @@ class DomineeringValues:
 
     def _board(self, rows: int, cols: int, empty: int) -> int:
         """Value id of a board: the sum of its regions'; every board is remembered as met."""
-        found = self.raw.get((empty << (2 * _SHAPE_BITS)) | (rows << _SHAPE_BITS) | cols)
-        return found if found is not None else self._new_board(rows, cols, empty)
+        found = self.raw.get((empty << _KEY_SHIFT) | (rows << _SHAPE_BITS) | cols)
+        if found is not None:
+            return found
+        return self._new_board(rows, cols, empty, _geometry(rows, cols)[2])
 
-    def _new_board(self, rows: int, cols: int, empty: int) -> int:
+    def _new_board(self, rows: int, cols: int, empty: int, not_last_file: int) -> int:
+        """A board missing from ``raw``: the sum of its regions' values.
+
+        :func:`region_masks` and :func:`crop` written out in place, because this runs once
+        for every new child of every expanded region, the engine's most frequent step.
+        """
         shape = (rows << _SHAPE_BITS) | cols
         raw = self.raw
-        masks = region_masks(rows, cols, empty)
-        if not masks:
+        value = -1  # no region yet
+        runs = empty & not_last_file
+        remaining = empty
+        while remaining:
+            region = remaining & -remaining
+            while True:  # flood fill, as in region_masks (within ``empty``: regions are apart)
+                grown = (
+                    region | (region << cols) | (region >> cols) | ((region >> 1) & not_last_file)
+                ) & empty
+                grown |= ((runs + (grown & not_last_file)) ^ runs) & empty
+                if grown == region:
+                    break
+                region = grown
+            remaining ^= region
+            if not (region & (region >> cols) or region & (region >> 1) & not_last_file):
+                continue  # no domino fits: 0
+            if region == empty:
+                # the board is one region, just missed in ``raw``: go to the region table
+                cut = crop(rows, cols, empty)
+                if cut[0] == rows and cut[1] == cols:
+                    value = self._new_region(rows, cols, empty, not_last_file)
+                else:
+                    value = self._region(*cut)
+                break
+            # the same region recurs beside many different other regions
+            part_key = (region << _KEY_SHIFT) | shape
+            part = raw.get(part_key)
+            if part is None:
+                part = self._region(*crop(rows, cols, region))
+                raw[part_key] = part
+            value = part if value < 0 else add_id(value, part)
+        if value < 0:
             value = ZERO_ID
-        elif len(masks) == 1 and masks[0] == empty:
-            cut = crop(rows, cols, empty)
-            # the board itself was just missed in ``raw``: go straight to the region table
-            value = (
-                self._new_region(*cut) if cut[0] == rows and cut[1] == cols else self._region(*cut)
-            )
-        else:
-            value = ZERO_ID
-            for mask in masks:
-                # the same region recurs beside many different other regions
-                part_key = (mask << (2 * _SHAPE_BITS)) | shape
-                part = raw.get(part_key)
-                if part is None:
-                    part = self._region(*crop(rows, cols, mask))
-                    raw[part_key] = part
-                value = add_id(value, part)
-        raw[(empty << (2 * _SHAPE_BITS)) | shape] = value
+        raw[(empty << _KEY_SHIFT) | shape] = value
         return value
 
     def _region(self, rows: int, cols: int, empty: int) -> int:
         """Value id of a connected region cut to its bounding box."""
-        found = self.raw.get((empty << (2 * _SHAPE_BITS)) | (rows << _SHAPE_BITS) | cols)
-        return found if found is not None else self._new_region(rows, cols, empty)
+        found = self.raw.get((empty << _KEY_SHIFT) | (rows << _SHAPE_BITS) | cols)
+        if found is not None:
+            return found
+        return self._new_region(rows, cols, empty, _geometry(rows, cols)[2])
 
-    def _new_region(self, rows: int, cols: int, empty: int) -> int:
+    def _new_region(self, rows: int, cols: int, empty: int, not_last_file: int) -> int:
         """A region missing from ``raw``: look up its symmetry class, or expand its options."""
         shape = (rows << _SHAPE_BITS) | cols
+        raw = self.raw
         key, transposed = normal_key(rows, cols, empty)
         found = self.region_table.get(key)
         if found is not None:
             value = negate_id(found) if transposed else found
-            self.raw[(empty << (2 * _SHAPE_BITS)) | shape] = value
+            raw[(empty << _KEY_SHIFT) | shape] = value
             return value
         self.expanded += 1
-        raw = self.raw
-        not_last_file = _geometry(rows, cols)[2]
         left = []
         vertical = empty & (empty >> cols)  # lower cell of each vertical domino that fits
         while vertical:
             low = vertical & -vertical
             vertical ^= low
-            child = empty & ~(low | (low << cols))
-            found = raw.get((child << (2 * _SHAPE_BITS)) | shape)
-            left.append(found if found is not None else self._new_board(rows, cols, child))
+            child = empty ^ (low | (low << cols))
+            found = raw.get((child << _KEY_SHIFT) | shape)
+            if found is None:
+                found = self._new_board(rows, cols, child, not_last_file)
+            left.append(found)
         right = []
         horizontal = empty & (empty >> 1) & not_last_file
         while horizontal:
             low = horizontal & -horizontal
             horizontal ^= low
-            child = empty & ~(low | (low << 1))
-            found = raw.get((child << (2 * _SHAPE_BITS)) | shape)
-            right.append(found if found is not None else self._new_board(rows, cols, child))
+            child = empty ^ (low | (low << 1))
+            found = raw.get((child << _KEY_SHIFT) | shape)
+            if found is None:
+                found = self._new_board(rows, cols, child, not_last_file)
+            right.append(found)
         value = canonical_id(left, right)
         self.region_table[key] = negate_id(value) if transposed else value
-        raw[(empty << (2 * _SHAPE_BITS)) | shape] = value
+        raw[(empty << _KEY_SHIFT) | shape] = value
         return value
