@@ -53,6 +53,8 @@ _le_cache: dict[int, bool] = {}
 _sum_cache: dict[int, int] = {}
 _neg_cache: dict[int, int] = {}
 _birthday_cache: dict[int, int] = {}
+_reduction_cache: dict[tuple[tuple[int, ...], tuple[int, ...]], int] = {}
+"""Option id sets given to :func:`canonical_id` (sorted, deduplicated) to the result's id."""
 _simplest_cache: dict[tuple[int, int], int] = {}
 """``(id of the largest Left number or -1, id of the smallest Right number or -1)`` to the id
 of the simplest number between them."""
@@ -84,6 +86,8 @@ def clear_caches() -> None:
     _le_cache.clear()
     _sum_cache.clear()
     _neg_cache.clear()
+    _reduction_cache.clear()
+    _simplest_cache.clear()
 
 
 def table_size() -> int:
@@ -362,25 +366,30 @@ def add_id(g: int, h: int) -> int:
 
 def _pending_le(left: list[int], right: list[int], x: int) -> bool:
     """``{left | right} <= X`` for a form not yet in canonical form."""
-    return not any(le_id(x, gl) for gl in left) and not any(
-        _le_pending(xr, left, right) for xr in _right[x]
-    )
+    for gl in left:
+        if le_id(x, gl):
+            return False
+    return all(not _le_pending(xr, left, right) for xr in _right[x])
 
 
 def _le_pending(x: int, left: list[int], right: list[int]) -> bool:
     """``X <= {left | right}`` for a form not yet in canonical form."""
-    return not any(_pending_le(left, right, xl) for xl in _left[x]) and not any(
-        le_id(gr, x) for gr in right
-    )
+    # the comparisons of canonical forms (cached) first: they settle most cases
+    for gr in right:
+        if le_id(gr, x):
+            return False
+    return all(not _pending_le(left, right, xl) for xl in _left[x])
 
 
 def _undominated(options: list[int], for_left: bool) -> list[int]:
     """The options no other option dominates (for Left: not below another; for Right: not
-    above another), sorted.
+    above another), sorted (``options`` come sorted).
 
     Distinct canonical forms are distinct values, so two options are never both ``<=`` each
     other; each option is compared only with the undominated ones found so far, not with all.
     """
+    if len(options) < 2:
+        return options
     kept: list[int] = []
     for a in options:
         for b in kept:
@@ -396,13 +405,20 @@ def canonical_id(left: Iterable[int], right: Iterable[int]) -> int:
     """Id of the canonical form of ``{left | right}`` whose options are canonical ids.
 
     The standard reduction: delete dominated options, bypass reversible ones, repeat until
-    neither applies; the result is the unique simplest form of the value.
+    neither applies; the result is the unique simplest form of the value. Results are cached
+    by the option sets: a Domineering run meets the same option sets again and again (a
+    third of its reductions repeat one done before).
     """
     lefts = sorted(set(left))
     rights = sorted(set(right))
+    key = (tuple(lefts), tuple(rights))
+    found = _reduction_cache.get(key)
+    if found is not None:
+        return found
     if _fast_paths:
         found = _number_options_id(lefts, rights)
         if found is not None:
+            _reduction_cache[key] = found
             return found
     while True:
         lefts = _undominated(lefts, for_left=True)
@@ -426,7 +442,9 @@ def canonical_id(left: Iterable[int], right: Iterable[int]) -> int:
                 if changed:
                     break
         if not changed:
-            return _intern(lefts, rights)
+            found = _intern(lefts, rights)
+            _reduction_cache[key] = found
+            return found
 
 
 def _number_options_id(lefts: list[int], rights: list[int]) -> int | None:
