@@ -95,8 +95,11 @@ def _spread_table(width: int, height: int) -> RowMap:
     )
 
 
+Geometry = tuple[int, int, int, int, int]
+
+
 @cache
-def _geometry(rows: int, cols: int) -> tuple[int, int, int, int, int]:
+def _geometry(rows: int, cols: int) -> Geometry:
     """``(full, row_mask, not_last_file, first_file, top_rank_shift)`` of a board shape."""
     full = (1 << (rows * cols)) - 1
     row_mask = (1 << cols) - 1
@@ -115,44 +118,42 @@ def normal_key(rows: int, cols: int, empty: int) -> tuple[int, bool]:
     ``transposed`` is True when the key's image is a transpose, whose value is the negative
     of the board's. Keys of boards of different shapes differ (the shape is in the low bits).
     """
-    row_mask = (1 << cols) - 1
-    row_list = [(empty >> (r * cols)) & row_mask for r in range(rows)]
     if rows < cols:
-        return _upright_key(rows, cols, row_list), False
-    key_of_transpose = _upright_key(cols, rows, _transposed_rows(rows, cols, row_list))
+        return _upright_key(rows, cols, empty), False
+    key_of_transpose = _upright_key(cols, rows, _transpose(rows, cols, empty))
     if rows > cols:
         return key_of_transpose, True
-    key = _upright_key(rows, cols, row_list)
+    key = _upright_key(rows, cols, empty)
     return (key, False) if key <= key_of_transpose else (key_of_transpose, True)
 
 
-def _upright_key(height: int, width: int, lines: list[int]) -> int:
-    """The smallest packed image among the four that keep rows as rows (mirrors, half turn)."""
+def _upright_key(height: int, width: int, packed: int) -> int:
+    """The smallest packed image among the four that keep rows as rows (mirrors, half turn).
+
+    The half turn reverses all ``height * width`` bits, done on the binary digits as a string;
+    the vertical flip is the half turn of the left-right mirror, the only image built row by
+    row. ``packed`` is not 0 (regions have cells).
+    """
     reverse = _reverse_table(width)
-    # pack the rows bottom-up and top-down, plain and mirrored, in one pass
-    up = down = up_mirrored = down_mirrored = 0
-    top = (height - 1) * width
-    shift = 0
-    for line in lines:
-        mirrored = reverse[line]
-        opposite = top - shift
-        up |= line << shift
-        down |= line << opposite
-        up_mirrored |= mirrored << shift
-        down_mirrored |= mirrored << opposite
-        shift += width
-    packed = min(up, down, up_mirrored, down_mirrored)
-    return (packed << _KEY_SHIFT) | (height << _SHAPE_BITS) | width
+    row_mask = (1 << width) - 1
+    cells = height * width
+    mirrored = 0
+    for shift in range(0, cells, width):
+        mirrored |= reverse[(packed >> shift) & row_mask] << shift
+    half_turn = int(bin(packed)[:1:-1], 2) << (cells - packed.bit_length())
+    flipped = int(bin(mirrored)[:1:-1], 2) << (cells - mirrored.bit_length())
+    best = min(packed, mirrored, half_turn, flipped)
+    return (best << _KEY_SHIFT) | (height << _SHAPE_BITS) | width
 
 
-def _transposed_rows(rows: int, cols: int, row_list: list[int]) -> list[int]:
-    """Rows of the ``cols`` x ``rows`` transpose of a board given by its rows."""
+def _transpose(rows: int, cols: int, empty: int) -> int:
+    """The free cells of the ``cols`` x ``rows`` transpose of a board."""
     spread = _spread_table(cols, rows)
+    row_mask = (1 << cols) - 1
     packed = 0
-    for r, row in enumerate(row_list):
-        packed |= spread[row] << r
-    row_mask = (1 << rows) - 1
-    return [(packed >> (c * rows)) & row_mask for c in range(cols)]
+    for r in range(rows):
+        packed |= spread[(empty >> (r * cols)) & row_mask] << r
+    return packed
 
 
 def region_masks(rows: int, cols: int, empty: int) -> list[int]:
@@ -237,12 +238,7 @@ class DomineeringValues:
         if rows > cols:
             # the same work on the transpose (value -G) runs along the longer side, where a
             # region's rows are filled in one step (see region_masks)
-            row_mask = (1 << cols) - 1
-            lines = [(empty >> (r * cols)) & row_mask for r in range(rows)]
-            transposed = 0
-            for c, line in enumerate(_transposed_rows(rows, cols, lines)):
-                transposed |= line << (c * rows)
-            return negate_id(self._board(cols, rows, transposed))
+            return negate_id(self._board(cols, rows, _transpose(rows, cols, empty)))
         return self._board(rows, cols, empty)
 
     def _board(self, rows: int, cols: int, empty: int) -> int:
@@ -250,9 +246,9 @@ class DomineeringValues:
         found = self.raw.get((empty << _KEY_SHIFT) | (rows << _SHAPE_BITS) | cols)
         if found is not None:
             return found
-        return self._new_board(rows, cols, empty, _geometry(rows, cols)[2])
+        return self._new_board(rows, cols, empty, _geometry(rows, cols))
 
-    def _new_board(self, rows: int, cols: int, empty: int, not_last_file: int) -> int:
+    def _new_board(self, rows: int, cols: int, empty: int, geometry: Geometry) -> int:
         """A board missing from ``raw``: the sum of its regions' values.
 
         :func:`region_masks` and :func:`crop` written out in place, because this runs once
@@ -260,6 +256,7 @@ class DomineeringValues:
         """
         shape = (rows << _SHAPE_BITS) | cols
         raw = self.raw
+        not_last_file = geometry[2]
         value = -1  # no region yet
         runs = empty & not_last_file
         remaining = empty
@@ -278,11 +275,16 @@ class DomineeringValues:
                 continue  # no domino fits: 0
             if region == empty:
                 # the board is one region, just missed in ``raw``: go to the region table
-                cut = crop(rows, cols, empty)
-                if cut[0] == rows and cut[1] == cols:
-                    value = self._new_region(rows, cols, empty, not_last_file)
+                _, row_mask, _, first_file, top_shift = geometry
+                if (
+                    empty & row_mask
+                    and empty >> top_shift
+                    and empty & first_file
+                    and empty & (first_file << (cols - 1))
+                ):  # touches all four sides: already cut
+                    value = self._new_region(rows, cols, empty, geometry)
                 else:
-                    value = self._region(*cut)
+                    value = self._region(*crop(rows, cols, empty))
                 break
             # the same region recurs beside many different other regions
             part_key = (region << _KEY_SHIFT) | shape
@@ -301,9 +303,9 @@ class DomineeringValues:
         found = self.raw.get((empty << _KEY_SHIFT) | (rows << _SHAPE_BITS) | cols)
         if found is not None:
             return found
-        return self._new_region(rows, cols, empty, _geometry(rows, cols)[2])
+        return self._new_region(rows, cols, empty, _geometry(rows, cols))
 
-    def _new_region(self, rows: int, cols: int, empty: int, not_last_file: int) -> int:
+    def _new_region(self, rows: int, cols: int, empty: int, geometry: Geometry) -> int:
         """A region missing from ``raw``: look up its symmetry class, or expand its options."""
         shape = (rows << _SHAPE_BITS) | cols
         raw = self.raw
@@ -322,17 +324,17 @@ class DomineeringValues:
             child = empty ^ (low | (low << cols))
             found = raw.get((child << _KEY_SHIFT) | shape)
             if found is None:
-                found = self._new_board(rows, cols, child, not_last_file)
+                found = self._new_board(rows, cols, child, geometry)
             left.append(found)
         right = []
-        horizontal = empty & (empty >> 1) & not_last_file
+        horizontal = empty & (empty >> 1) & geometry[2]
         while horizontal:
             low = horizontal & -horizontal
             horizontal ^= low
             child = empty ^ (low | (low << 1))
             found = raw.get((child << _KEY_SHIFT) | shape)
             if found is None:
-                found = self._new_board(rows, cols, child, not_last_file)
+                found = self._new_board(rows, cols, child, geometry)
             right.append(found)
         value = canonical_id(left, right)
         self.region_table[key] = negate_id(value) if transposed else value
