@@ -206,7 +206,8 @@ def is_dyadic(x: Fraction) -> bool:
 
 def number_id(x: Fraction | int) -> int:
     """Id of the canonical form of the dyadic number ``x``."""
-    x = Fraction(x)
+    if type(x) is not Fraction:  # Fraction(x) of a Fraction costs an abstract-base-class check
+        x = Fraction(x)
     found = _number_index.get(x)
     if found is not None:
         return found
