@@ -9,11 +9,14 @@ region's value is ``{Left options | Right options}`` -- on plain integers:
 * A board is ``(rows, cols, empty)`` with ``empty`` a bitmask of free cells, cell
   ``rank * cols + file`` (as :mod:`cgt.games.domineering`; which end is "up" does not matter
   here, because flipping top and bottom keeps every domino's direction).
-* Regions are found by bit-parallel flood fill and cut to their bounding box.
+* Regions are found by bit-parallel flood fill (a whole run of a row per step, by the carry of
+  an addition) and cut to their bounding box. Boards with more rows than columns are computed
+  as their transpose (value ``-G``), so that the long side lies along the rows.
 * Keys: the four images that keep vertical dominoes vertical (identity, both mirrors, the
   half turn) give equal values; the four transposed images exchange the players, so they give
-  the negative value (``G`` and ``-G``). A region is stored under the smallest of its eight
-  packed images, with a flag saying whether the stored board is its transpose.
+  the negative value (``G`` and ``-G``). A region is stored under the smallest packed image
+  among those with no more rows than columns, with a flag saying whether the stored board is
+  its transpose.
 * Regions without a move for either player (single cells, or shapes on which no domino fits)
   are 0 and never enter the tables.
 
