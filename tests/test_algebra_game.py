@@ -225,3 +225,50 @@ def test_fast_paths_do_not_change_results(g: Naive, h: Naive) -> None:
         assert (x + y, x <= y, -x) == fast
     finally:
         set_fast_paths(previous)
+
+
+# numbers for the comparison shortcuts: small dyadics (exact floats) and ones too fine for a
+# float, which keep their Fraction and meet floats in mixed comparisons
+FINE = Fraction(1, 2**55)
+shortcut_numbers = st.one_of(
+    st.tuples(st.integers(-8, 8), st.integers(0, 3)).map(lambda p: Fraction(p[0], 2 ** p[1])),
+    st.sampled_from([3 + FINE, 3 - FINE, -1 + FINE, FINE]),
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.tuples(shortcut_numbers, st.integers(-3, 3), st.integers(0, 3)),
+    st.tuples(shortcut_numbers, st.integers(-3, 3), st.integers(0, 3)),
+)
+def test_uptimal_comparison_shortcut_matches_the_definition(
+    g: tuple[Fraction, int, int], h: tuple[Fraction, int, int]
+) -> None:
+    """x + n.^ + *m <= y + k.^ + *j read off the triples equals Conway's recursion on the
+    forms (fast paths off: no triple is looked at)."""
+    x, y = CanonicalForm.uptimal(*g), CanonicalForm.uptimal(*h)
+    fast = (x <= y, y <= x)
+    previous = set_fast_paths(False)
+    try:
+        assert (x <= y, y <= x) == fast
+    finally:
+        set_fast_paths(previous)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(shortcut_numbers, max_size=3), st.lists(shortcut_numbers, max_size=3))
+def test_number_options_shortcut_matches_the_reduction(
+    left: list[Fraction], right: list[Fraction]
+) -> None:
+    """{numbers | numbers}: the simplest-number shortcut (cached by its two extreme options)
+    gives the form that deleting dominated and reversible options gives."""
+    fast = CanonicalForm.from_options(left, right)
+    again = CanonicalForm.from_options(list(reversed(left)), right)  # from the cache
+    previous = set_fast_paths(False)
+    try:
+        plain = CanonicalForm.from_options(left, right)
+    finally:
+        set_fast_paths(previous)
+    assert fast == plain == again
+    if left and right and max(left) < min(right):
+        assert fast.number_value() is not None and max(left) < fast.number_value() < min(right)

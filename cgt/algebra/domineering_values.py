@@ -9,11 +9,14 @@ region's value is ``{Left options | Right options}`` -- on plain integers:
 * A board is ``(rows, cols, empty)`` with ``empty`` a bitmask of free cells, cell
   ``rank * cols + file`` (as :mod:`cgt.games.domineering`; which end is "up" does not matter
   here, because flipping top and bottom keeps every domino's direction).
-* Regions are found by bit-parallel flood fill and cut to their bounding box.
+* Regions are found by bit-parallel flood fill (a whole run of a row per step, by the carry of
+  an addition) and cut to their bounding box. Boards with more rows than columns are computed
+  as their transpose (value ``-G``), so that the long side lies along the rows.
 * Keys: the four images that keep vertical dominoes vertical (identity, both mirrors, the
   half turn) give equal values; the four transposed images exchange the players, so they give
-  the negative value (``G`` and ``-G``). A region is stored under the smallest of its eight
-  packed images, with a flag saying whether the stored board is its transpose.
+  the negative value (``G`` and ``-G``). A region is stored under the smallest packed image
+  among those with no more rows than columns, with a flag saying whether the stored board is
+  its transpose.
 * Regions without a move for either player (single cells, or shapes on which no domino fits)
   are 0 and never enter the tables.
 
@@ -31,6 +34,7 @@ from cgt.errors import ParameterError, PositionError
 
 _SHAPE_BITS = 5  # rows and cols are packed in 5 bits each in a key
 _MAX_SIDE = (1 << _SHAPE_BITS) - 1
+_KEY_SHIFT = 2 * _SHAPE_BITS  # a board's free cells sit above its packed shape in a key
 
 
 _TABLE_BITS = 12  # rows up to this width are mapped through tables of 2**width entries
@@ -52,17 +56,32 @@ class _ComputedRows:
 RowMap = tuple[int, ...] | _ComputedRows
 
 
-def _row_map(width: int, image: Callable[[int], int]) -> RowMap:
-    """``image`` on ``width``-bit rows: a plain tuple (fast indexing) for narrow rows."""
-    if width <= _TABLE_BITS:
-        return tuple(image(x) for x in range(1 << width))
-    return _ComputedRows(image)
+def _row_map(
+    width: int, step: Callable[[list[int], int], int], image: Callable[[int], int]
+) -> RowMap:
+    """``image`` on ``width``-bit rows: a tuple for narrow rows, else computed on demand.
+
+    The tuple is filled by ``step(table, x)``, which builds entry ``x`` from entry ``x >> 1``
+    (a few integer operations each), because a fresh process builds these tables during its
+    first canonical form and building them cell by cell cost more than a 2 x 8 board's value.
+    """
+    if width > _TABLE_BITS:
+        return _ComputedRows(image)
+    table = [0] * (1 << width)
+    for x in range(1, 1 << width):
+        table[x] = step(table, x)
+    return tuple(table)
 
 
 @cache
 def _reverse_table(width: int) -> RowMap:
     """``[x]``: the ``width``-bit row ``x`` read right to left (the left-right mirror)."""
-    return _row_map(width, lambda x: int(format(x, f"0{width}b")[::-1], 2))
+    top = width - 1
+    return _row_map(
+        width,
+        lambda table, x: (table[x >> 1] >> 1) | ((x & 1) << top),
+        lambda x: int(format(x, f"0{width}b")[::-1], 2),
+    )
 
 
 @cache
@@ -72,11 +91,18 @@ def _spread_table(width: int, height: int) -> RowMap:
     The transpose of a ``height`` x ``width`` board is ``width`` x ``height``; cell ``(r, c)``
     goes to ``(c, r)``, i.e. bit ``c`` of row 0 goes to bit ``c * height``.
     """
-    return _row_map(width, lambda x: sum(1 << (c * height) for c in range(width) if x >> c & 1))
+    return _row_map(
+        width,
+        lambda table, x: (table[x >> 1] << height) | (x & 1),
+        lambda x: sum(1 << (c * height) for c in range(width) if x >> c & 1),
+    )
+
+
+Geometry = tuple[int, int, int, int, int]
 
 
 @cache
-def _geometry(rows: int, cols: int) -> tuple[int, int, int, int, int]:
+def _geometry(rows: int, cols: int) -> Geometry:
     """``(full, row_mask, not_last_file, first_file, top_rank_shift)`` of a board shape."""
     full = (1 << (rows * cols)) - 1
     row_mask = (1 << cols) - 1
@@ -85,49 +111,52 @@ def _geometry(rows: int, cols: int) -> tuple[int, int, int, int, int]:
     return full, row_mask, full & ~last_file, first_file, (rows - 1) * cols
 
 
-def _rows_of(rows: int, cols: int, empty: int) -> list[int]:
-    row_mask = (1 << cols) - 1
-    return [(empty >> (r * cols)) & row_mask for r in range(rows)]
-
-
 def normal_key(rows: int, cols: int, empty: int) -> tuple[int, bool]:
-    """``(key, transposed)``: the smallest packed image of a board among its eight.
+    """``(key, transposed)``: the smallest packed image of a board among its upright ones.
 
-    ``transposed`` is True when that image is a transpose, whose value is the negative of the
-    board's. Keys of boards of different shapes differ (the shape is packed in the low bits).
+    A board's eight images are four of its own shape and four of the transposed shape. The key
+    is taken among those with no more rows than columns (all eight when square), a choice that
+    depends only on the set of images, so every image of a board gets the same key; a board
+    with more rows than columns is transposed once instead of packing all eight images.
+    ``transposed`` is True when the key's image is a transpose, whose value is the negative
+    of the board's. Keys of boards of different shapes differ (the shape is in the low bits).
     """
-    row_list = _rows_of(rows, cols, empty)
-    best = -1
-    best_transposed = False
-    for height, width, lines, transposed in (
-        (rows, cols, row_list, False),
-        (cols, rows, _transposed_rows(rows, cols, row_list), True),
-    ):
-        reverse = _reverse_table(width)
-        # pack the rows bottom-up and top-down, plain and mirrored, in one pass
-        up = down = up_mirrored = down_mirrored = 0
-        top = (height - 1) * width
-        for r, line in enumerate(lines):
-            mirrored = reverse[line]
-            shift, opposite = r * width, top - r * width
-            up |= line << shift
-            down |= line << opposite
-            up_mirrored |= mirrored << shift
-            down_mirrored |= mirrored << opposite
-        packed = min(up, down, up_mirrored, down_mirrored)
-        key = (packed << (2 * _SHAPE_BITS)) | (height << _SHAPE_BITS) | width
-        if best < 0 or key < best:
-            best, best_transposed = key, transposed
-    return best, best_transposed
+    if rows < cols:
+        return _upright_key(rows, cols, empty), False
+    key_of_transpose = _upright_key(cols, rows, _transpose(rows, cols, empty))
+    if rows > cols:
+        return key_of_transpose, True
+    key = _upright_key(rows, cols, empty)
+    return (key, False) if key <= key_of_transpose else (key_of_transpose, True)
 
 
-def _transposed_rows(rows: int, cols: int, row_list: list[int]) -> list[int]:
-    """Rows of the ``cols`` x ``rows`` transpose of a board given by its rows."""
+def _upright_key(height: int, width: int, packed: int) -> int:
+    """The smallest packed image among the four that keep rows as rows (mirrors, half turn).
+
+    The half turn reverses all ``height * width`` bits, done on the binary digits as a string;
+    the vertical flip is the half turn of the left-right mirror, the only image built row by
+    row. ``packed`` is not 0 (regions have cells).
+    """
+    reverse = _reverse_table(width)
+    row_mask = (1 << width) - 1
+    cells = height * width
+    mirrored = 0
+    for shift in range(0, cells, width):
+        mirrored |= reverse[(packed >> shift) & row_mask] << shift
+    half_turn = int(bin(packed)[:1:-1], 2) << (cells - packed.bit_length())
+    flipped = int(bin(mirrored)[:1:-1], 2) << (cells - mirrored.bit_length())
+    best = min(packed, mirrored, half_turn, flipped)
+    return (best << _KEY_SHIFT) | (height << _SHAPE_BITS) | width
+
+
+def _transpose(rows: int, cols: int, empty: int) -> int:
+    """The free cells of the ``cols`` x ``rows`` transpose of a board."""
     spread = _spread_table(cols, rows)
+    row_mask = (1 << cols) - 1
     packed = 0
-    for r, row in enumerate(row_list):
-        packed |= spread[row] << r
-    return _rows_of(cols, rows, packed)
+    for r in range(rows):
+        packed |= spread[(empty >> (r * cols)) & row_mask] << r
+    return packed
 
 
 def region_masks(rows: int, cols: int, empty: int) -> list[int]:
@@ -136,20 +165,20 @@ def region_masks(rows: int, cols: int, empty: int) -> list[int]:
     Regions where neither player can place a domino (single cells and the like) are 0 in any
     sum, so they are left out.
     """
-    full, _, not_last_file, _, _ = _geometry(rows, cols)
-    not_first_file = (not_last_file << 1) & full
+    not_last_file = _geometry(rows, cols)[2]
     out = []
     remaining = empty
     while remaining:
         region = remaining & -remaining
+        # rightward growth runs along a whole row at once: adding the region's cells to the
+        # row's free cells carries through each run of free cells it touches; the last file is
+        # left out of the addition so that a carry never runs on into the next row
+        runs = remaining & not_last_file
         while True:
             grown = (
-                region
-                | (region << cols)
-                | (region >> cols)
-                | ((region << 1) & not_first_file)
-                | ((region >> 1) & not_last_file)
+                region | (region << cols) | (region >> cols) | ((region >> 1) & not_last_file)
             ) & remaining
+            grown |= ((runs + (grown & not_last_file)) ^ runs) & remaining
             if grown == region:
                 break
             region = grown
@@ -161,26 +190,26 @@ def region_masks(rows: int, cols: int, empty: int) -> list[int]:
 
 def crop(rows: int, cols: int, region: int) -> tuple[int, int, int]:
     """``(rows, cols, empty)`` of the bounding box of the free cells ``region``."""
-    _, row_mask, _, first_file, top_shift = _geometry(rows, cols)
-    if (
-        region & row_mask
-        and region >> top_shift
-        and region & first_file
-        and region & (first_file << (cols - 1))
-    ):
-        return rows, cols, region  # touches all four sides: already cut
-    lines = [(region >> (r * cols)) & row_mask for r in range(rows)]
-    used = [r for r, line in enumerate(lines) if line]
-    low_rank, high_rank = used[0], used[-1]
+    row_mask = (1 << cols) - 1
+    low_rank = ((region & -region).bit_length() - 1) // cols
+    height = (region.bit_length() - 1) // cols - low_rank + 1
+    region >>= low_rank * cols
     files = 0
-    for line in lines:
-        files |= line
+    for r in range(0, height * cols, cols):
+        files |= region >> r
+    files &= row_mask
     low_file = (files & -files).bit_length() - 1
     width = files.bit_length() - low_file
+    if width == cols:
+        return height, cols, region  # only whole ranks to cut: the rows keep their packing
+    region >>= low_file
+    narrow_mask = (1 << width) - 1
     packed = 0
-    for k, r in enumerate(range(low_rank, high_rank + 1)):
-        packed |= (lines[r] >> low_file) << (k * width)
-    return high_rank - low_rank + 1, width, packed
+    shift = 0
+    for r in range(0, height * cols, cols):
+        packed |= ((region >> r) & narrow_mask) << shift
+        shift += width
+    return height, width, packed
 
 
 class DomineeringValues:
@@ -209,72 +238,108 @@ class DomineeringValues:
             )
         if empty >> (rows * cols) or empty < 0:
             raise PositionError(f"free-cell mask {empty:#x} does not fit a {rows} x {cols} board")
+        if rows > cols:
+            # the same work on the transpose (value -G) runs along the longer side, where a
+            # region's rows are filled in one step (see region_masks)
+            return negate_id(self._board(cols, rows, _transpose(rows, cols, empty)))
         return self._board(rows, cols, empty)
 
     def _board(self, rows: int, cols: int, empty: int) -> int:
         """Value id of a board: the sum of its regions'; every board is remembered as met."""
-        found = self.raw.get((empty << (2 * _SHAPE_BITS)) | (rows << _SHAPE_BITS) | cols)
-        return found if found is not None else self._new_board(rows, cols, empty)
+        found = self.raw.get((empty << _KEY_SHIFT) | (rows << _SHAPE_BITS) | cols)
+        if found is not None:
+            return found
+        return self._new_board(rows, cols, empty, _geometry(rows, cols))
 
-    def _new_board(self, rows: int, cols: int, empty: int) -> int:
+    def _new_board(self, rows: int, cols: int, empty: int, geometry: Geometry) -> int:
+        """A board missing from ``raw``: the sum of its regions' values.
+
+        :func:`region_masks` and :func:`crop` written out in place, because this runs once
+        for every new child of every expanded region, the engine's most frequent step.
+        """
         shape = (rows << _SHAPE_BITS) | cols
         raw = self.raw
-        masks = region_masks(rows, cols, empty)
-        if not masks:
+        not_last_file = geometry[2]
+        value = -1  # no region yet
+        runs = empty & not_last_file
+        remaining = empty
+        while remaining:
+            region = remaining & -remaining
+            while True:  # flood fill, as in region_masks (within ``empty``: regions are apart)
+                grown = (
+                    region | (region << cols) | (region >> cols) | ((region >> 1) & not_last_file)
+                ) & empty
+                grown |= ((runs + (grown & not_last_file)) ^ runs) & empty
+                if grown == region:
+                    break
+                region = grown
+            remaining ^= region
+            if not (region & (region >> cols) or region & (region >> 1) & not_last_file):
+                continue  # no domino fits: 0
+            if region == empty:
+                # the board is one region, just missed in ``raw``: go to the region table
+                _, row_mask, _, first_file, top_shift = geometry
+                if (
+                    empty & row_mask
+                    and empty >> top_shift
+                    and empty & first_file
+                    and empty & (first_file << (cols - 1))
+                ):  # touches all four sides: already cut
+                    value = self._new_region(rows, cols, empty, geometry)
+                else:
+                    value = self._region(*crop(rows, cols, empty))
+                break
+            # the same region recurs beside many different other regions
+            part_key = (region << _KEY_SHIFT) | shape
+            part = raw.get(part_key)
+            if part is None:
+                part = self._region(*crop(rows, cols, region))
+                raw[part_key] = part
+            value = part if value < 0 else add_id(value, part)
+        if value < 0:
             value = ZERO_ID
-        elif len(masks) == 1 and masks[0] == empty:
-            cut = crop(rows, cols, empty)
-            # the board itself was just missed in ``raw``: go straight to the region table
-            value = (
-                self._new_region(*cut) if cut[0] == rows and cut[1] == cols else self._region(*cut)
-            )
-        else:
-            value = ZERO_ID
-            for mask in masks:
-                # the same region recurs beside many different other regions
-                part_key = (mask << (2 * _SHAPE_BITS)) | shape
-                part = raw.get(part_key)
-                if part is None:
-                    part = self._region(*crop(rows, cols, mask))
-                    raw[part_key] = part
-                value = add_id(value, part)
-        raw[(empty << (2 * _SHAPE_BITS)) | shape] = value
+        raw[(empty << _KEY_SHIFT) | shape] = value
         return value
 
     def _region(self, rows: int, cols: int, empty: int) -> int:
         """Value id of a connected region cut to its bounding box."""
-        found = self.raw.get((empty << (2 * _SHAPE_BITS)) | (rows << _SHAPE_BITS) | cols)
-        return found if found is not None else self._new_region(rows, cols, empty)
+        found = self.raw.get((empty << _KEY_SHIFT) | (rows << _SHAPE_BITS) | cols)
+        if found is not None:
+            return found
+        return self._new_region(rows, cols, empty, _geometry(rows, cols))
 
-    def _new_region(self, rows: int, cols: int, empty: int) -> int:
+    def _new_region(self, rows: int, cols: int, empty: int, geometry: Geometry) -> int:
         """A region missing from ``raw``: look up its symmetry class, or expand its options."""
         shape = (rows << _SHAPE_BITS) | cols
+        raw = self.raw
         key, transposed = normal_key(rows, cols, empty)
         found = self.region_table.get(key)
         if found is not None:
             value = negate_id(found) if transposed else found
-            self.raw[(empty << (2 * _SHAPE_BITS)) | shape] = value
+            raw[(empty << _KEY_SHIFT) | shape] = value
             return value
         self.expanded += 1
-        raw = self.raw
-        not_last_file = _geometry(rows, cols)[2]
         left = []
         vertical = empty & (empty >> cols)  # lower cell of each vertical domino that fits
         while vertical:
             low = vertical & -vertical
             vertical ^= low
-            child = empty & ~(low | (low << cols))
-            found = raw.get((child << (2 * _SHAPE_BITS)) | shape)
-            left.append(found if found is not None else self._new_board(rows, cols, child))
+            child = empty ^ (low | (low << cols))
+            found = raw.get((child << _KEY_SHIFT) | shape)
+            if found is None:
+                found = self._new_board(rows, cols, child, geometry)
+            left.append(found)
         right = []
-        horizontal = empty & (empty >> 1) & not_last_file
+        horizontal = empty & (empty >> 1) & geometry[2]
         while horizontal:
             low = horizontal & -horizontal
             horizontal ^= low
-            child = empty & ~(low | (low << 1))
-            found = raw.get((child << (2 * _SHAPE_BITS)) | shape)
-            right.append(found if found is not None else self._new_board(rows, cols, child))
+            child = empty ^ (low | (low << 1))
+            found = raw.get((child << _KEY_SHIFT) | shape)
+            if found is None:
+                found = self._new_board(rows, cols, child, geometry)
+            right.append(found)
         value = canonical_id(left, right)
         self.region_table[key] = negate_id(value) if transposed else value
-        raw[(empty << (2 * _SHAPE_BITS)) | shape] = value
+        raw[(empty << _KEY_SHIFT) | shape] = value
         return value

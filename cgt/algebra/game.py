@@ -37,6 +37,13 @@ _uptimal: list[Uptimal | None] = []
 _index: dict[tuple[tuple[int, ...], tuple[int, ...]], int] = {}
 _number_index: dict[Fraction, int] = {}
 _uptimal_index: dict[Uptimal, int] = {}
+_number_key: list[float | Fraction | None] = []
+"""The number of each form (``None`` if not a number) as a float when the float is exact, for
+comparisons: a Fraction comparison costs an abstract-base-class check and a cross product,
+a float comparison one instruction. Float and Fraction compare exactly with each other, so a
+number too fine for a float keeps its Fraction and still compares right."""
+_uptimal_key: list[tuple[float | Fraction, int, int] | None] = []
+"""The uptimal triple of each form with its number part as in ``_number_key``."""
 
 # ------------------------------------------------------------------ operation caches
 _ID_BITS = 40
@@ -46,6 +53,11 @@ _le_cache: dict[int, bool] = {}
 _sum_cache: dict[int, int] = {}
 _neg_cache: dict[int, int] = {}
 _birthday_cache: dict[int, int] = {}
+_reduction_cache: dict[tuple[tuple[int, ...], tuple[int, ...]], int] = {}
+"""Option id sets given to :func:`canonical_id` (sorted, deduplicated) to the result's id."""
+_simplest_cache: dict[tuple[int, int], int] = {}
+"""``(id of the largest Left number or -1, id of the smallest Right number or -1)`` to the id
+of the simplest number between them."""
 
 _fast_paths = True
 
@@ -74,6 +86,8 @@ def clear_caches() -> None:
     _le_cache.clear()
     _sum_cache.clear()
     _neg_cache.clear()
+    _reduction_cache.clear()
+    _simplest_cache.clear()
 
 
 def table_size() -> int:
@@ -106,7 +120,19 @@ def _intern(left: Iterable[int], right: Iterable[int], tag: Uptimal | None = Non
     _uptimal.append(tag)
     if tag is not None:
         _uptimal_index.setdefault(tag, new_id)
+        x = _comparable(tag[0])
+        _uptimal_key.append((x, tag[1], tag[2]))
+        _number_key.append(x if tag[1] == 0 and tag[2] == 0 else None)
+    else:
+        _uptimal_key.append(None)
+        _number_key.append(None)
     return new_id
+
+
+def _comparable(x: Fraction) -> float | Fraction:
+    """``x`` as a float when that float is exactly ``x`` (see ``_number_key``), else ``x``."""
+    as_float = float(x)
+    return as_float if Fraction(as_float) == x else x
 
 
 def _recognise(left: tuple[int, ...], right: tuple[int, ...]) -> Uptimal | None:
@@ -180,7 +206,8 @@ def is_dyadic(x: Fraction) -> bool:
 
 def number_id(x: Fraction | int) -> int:
     """Id of the canonical form of the dyadic number ``x``."""
-    x = Fraction(x)
+    if type(x) is not Fraction:  # Fraction(x) of a Fraction costs an abstract-base-class check
+        x = Fraction(x)
     found = _number_index.get(x)
     if found is not None:
         return found
@@ -227,16 +254,24 @@ def uptimal_id(triple: Uptimal) -> int:
     return _intern(left, right, triple)
 
 
-def _uptimal_sign(triple: Uptimal) -> int | None:
-    """Sign of ``x + n.^ + *m``: 1, 0, -1, or ``None`` when it is confused with zero."""
-    x, n, m = triple
-    if x != 0:
-        return 1 if x > 0 else -1
-    if m == 0:
-        return (n > 0) - (n < 0)
-    if n == 0 or (m == 1 and abs(n) == 1):
-        return None  # *m and ^*, v* are confused with 0
-    return 1 if n > 0 else -1
+def _uptimal_le(g: tuple[float | Fraction, int, int], h: tuple[float | Fraction, int, int]) -> bool:
+    """``x + n.^ + *m <= y + k.^ + *j`` for two distinct triples, without building ``G - H``.
+
+    ``G <= H`` iff ``G - H = (x - y) + (n - k).^ + *(m ^ j)`` is negative or zero. A nonzero
+    number part decides the sign alone; otherwise ``n.^ + *m`` is zero for ``n = m = 0``,
+    confused with zero for ``n = 0`` (``*m``) and for ``^*``, ``v*``, and has the sign of
+    ``n`` else. ``x`` and ``y`` are compared, not subtracted (a Fraction subtraction cost more
+    than the rest of a comparison).
+    """
+    if g[0] != h[0]:
+        return g[0] < h[0]
+    ups = g[1] - h[1]
+    star = g[2] ^ h[2]
+    if star == 0:
+        return ups <= 0
+    if ups == 0 or (star == 1 and (ups == 1 or ups == -1)):
+        return False  # *m and ^*, v* are confused with 0
+    return ups < 0
 
 
 # ------------------------------------------------------------------ the operations
@@ -268,10 +303,9 @@ def le_id(g: int, h: int) -> bool:
         return found
     result = True
     if _fast_paths:
-        tg, th = _uptimal[g], _uptimal[h]
+        tg, th = _uptimal_key[g], _uptimal_key[h]
         if tg is not None and th is not None:
-            sign = _uptimal_sign((tg[0] - th[0], tg[1] - th[1], tg[2] ^ th[2]))
-            result = sign is not None and sign <= 0
+            result = _uptimal_le(tg, th)
             _le_cache[key] = result
             return result
         if _number[g] is not None:
@@ -307,6 +341,8 @@ def add_id(g: int, h: int) -> int:
     """Id of ``G + H`` (the disjunctive sum)."""
     if g > h:
         g, h = h, g
+    if g == ZERO_ID:
+        return h
     key = (g << _ID_BITS) | h
     found = _sum_cache.get(key)
     if found is not None:
@@ -331,25 +367,30 @@ def add_id(g: int, h: int) -> int:
 
 def _pending_le(left: list[int], right: list[int], x: int) -> bool:
     """``{left | right} <= X`` for a form not yet in canonical form."""
-    return not any(le_id(x, gl) for gl in left) and not any(
-        _le_pending(xr, left, right) for xr in _right[x]
-    )
+    for gl in left:
+        if le_id(x, gl):
+            return False
+    return all(not _le_pending(xr, left, right) for xr in _right[x])
 
 
 def _le_pending(x: int, left: list[int], right: list[int]) -> bool:
     """``X <= {left | right}`` for a form not yet in canonical form."""
-    return not any(_pending_le(left, right, xl) for xl in _left[x]) and not any(
-        le_id(gr, x) for gr in right
-    )
+    # the comparisons of canonical forms (cached) first: they settle most cases
+    for gr in right:
+        if le_id(gr, x):
+            return False
+    return all(not _pending_le(left, right, xl) for xl in _left[x])
 
 
 def _undominated(options: list[int], for_left: bool) -> list[int]:
     """The options no other option dominates (for Left: not below another; for Right: not
-    above another), sorted.
+    above another), sorted (``options`` come sorted).
 
     Distinct canonical forms are distinct values, so two options are never both ``<=`` each
     other; each option is compared only with the undominated ones found so far, not with all.
     """
+    if len(options) < 2:
+        return options
     kept: list[int] = []
     for a in options:
         for b in kept:
@@ -365,15 +406,21 @@ def canonical_id(left: Iterable[int], right: Iterable[int]) -> int:
     """Id of the canonical form of ``{left | right}`` whose options are canonical ids.
 
     The standard reduction: delete dominated options, bypass reversible ones, repeat until
-    neither applies; the result is the unique simplest form of the value.
+    neither applies; the result is the unique simplest form of the value. Results are cached
+    by the option sets: a Domineering run meets the same option sets again and again (a
+    third of its reductions repeat one done before).
     """
     lefts = sorted(set(left))
     rights = sorted(set(right))
-    if _fast_paths and all(_number[g] is not None for g in lefts + rights):
-        lo = max((_number[g] for g in lefts), default=None)  # type: ignore[type-var]
-        hi = min((_number[g] for g in rights), default=None)  # type: ignore[type-var]
-        if lo is None or hi is None or lo < hi:
-            return number_id(simplest_number_between(lo, hi))
+    key = (tuple(lefts), tuple(rights))
+    found = _reduction_cache.get(key)
+    if found is not None:
+        return found
+    if _fast_paths:
+        found = _number_options_id(lefts, rights)
+        if found is not None:
+            _reduction_cache[key] = found
+            return found
     while True:
         lefts = _undominated(lefts, for_left=True)
         rights = _undominated(rights, for_left=False)
@@ -396,7 +443,43 @@ def canonical_id(left: Iterable[int], right: Iterable[int]) -> int:
                 if changed:
                     break
         if not changed:
-            return _intern(lefts, rights)
+            found = _intern(lefts, rights)
+            _reduction_cache[key] = found
+            return found
+
+
+def _number_options_id(lefts: list[int], rights: list[int]) -> int | None:
+    """Id of ``{lefts | rights}`` when every option is a number and each Left one is below
+    each Right one: the simplest number between the largest Left and the smallest Right
+    option. ``None`` otherwise (the form is then not this shortcut's business)."""
+    numbers = _number_key
+    lo: float | Fraction | None = None
+    lo_id = -1
+    for g in lefts:
+        x = numbers[g]
+        if x is None:
+            return None
+        if lo is None or x > lo:
+            lo, lo_id = x, g
+    hi: float | Fraction | None = None
+    hi_id = -1
+    for g in rights:
+        x = numbers[g]
+        if x is None:
+            return None
+        if hi is None or x < hi:
+            hi, hi_id = x, g
+    if lo is not None and hi is not None and lo >= hi:
+        return None
+    found = _simplest_cache.get((lo_id, hi_id))
+    if found is None:
+        found = number_id(
+            simplest_number_between(
+                None if lo_id < 0 else _number[lo_id], None if hi_id < 0 else _number[hi_id]
+            )
+        )
+        _simplest_cache[(lo_id, hi_id)] = found
+    return found
 
 
 def birthday_id(g: int) -> int:
