@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import cache
 
-from cgt.algebra.game import ZERO_ID, add_id, canonical_id, negate_id
+from cgt.algebra.game import ZERO_ID, add_id, canonical_id, negate_id, number_id
 from cgt.errors import ParameterError, PositionError
 
 _SHAPE_BITS = 5  # rows and cols are packed in 5 bits each in a key
@@ -212,6 +212,18 @@ def crop(rows: int, cols: int, region: int) -> tuple[int, int, int]:
     return height, width, packed
 
 
+def _domino_packing(pairs: int, step: int) -> int:
+    """Most disjoint dominoes along one axis: ``pairs`` marks the first cell of every domino
+    that fits, the second cell being ``step`` bits higher. Taking the lowest domino first
+    and dropping the two that overlap it is optimal on each line (a path)."""
+    count = 0
+    while pairs:
+        low = pairs & -pairs  # the lowest domino of its line: none below it overlaps it
+        pairs &= ~(low | (low << step))  # it and the one that would share its upper cell
+        count += 1
+    return count
+
+
 class DomineeringValues:
     """Canonical value ids of Domineering boards, sharing a table of regions between calls.
 
@@ -318,9 +330,19 @@ class DomineeringValues:
             value = negate_id(found) if transposed else found
             raw[(empty << _KEY_SHIFT) | shape] = value
             return value
+        vertical = empty & (empty >> cols)  # lower cell of each vertical domino that fits
+        horizontal = empty & (empty >> 1) & geometry[2]  # left cell of each horizontal one
+        if not vertical or not horizontal:
+            # Only one player can ever move here, and moving never gives the other a move:
+            # the value is the integer count of the longest run of moves, the most dominoes
+            # that fit at once (``{n|} = n + 1``). Those dominoes all lie along one axis, so
+            # they pack greedily from one end of each line.
+            value = number_id(_domino_packing(vertical, cols) - _domino_packing(horizontal, 1))
+            self.region_table[key] = negate_id(value) if transposed else value
+            raw[(empty << _KEY_SHIFT) | shape] = value
+            return value
         self.expanded += 1
         left = []
-        vertical = empty & (empty >> cols)  # lower cell of each vertical domino that fits
         while vertical:
             low = vertical & -vertical
             vertical ^= low
@@ -330,7 +352,6 @@ class DomineeringValues:
                 found = self._new_board(rows, cols, child, geometry)
             left.append(found)
         right = []
-        horizontal = empty & (empty >> 1) & geometry[2]
         while horizontal:
             low = horizontal & -horizontal
             horizontal ^= low
