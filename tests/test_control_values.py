@@ -288,6 +288,25 @@ def test_outcome_of_the_value_agrees_with_the_solver(seed: int) -> None:
             assert (result.outcome == Outcome.WIN) == (outcome in winners), game.render(position)
 
 
+def test_equal_regions_anywhere_share_one_key() -> None:
+    """By hand: an empty cell between two fixed White pieces, everything else fixed and
+    empty, is {0|} = 1 wherever it stands. Each position below has two such regions, one on
+    the bottom edge (e1 e2 e3) and one on the top edge (a1 a2 a3) or in the middle row
+    (c1 c2 c3); no board symmetry maps the top edge onto the middle row, but a translation
+    does, so all four regions become one position. Each sum is 1 + 1 = 2."""
+    game = load_game("control", size=3)
+    top = game.parse("w.w/####/#####/####/w.w W")
+    middle = game.parse("###/####/w.w##/####/w.w W")
+    assert game.canonical_key(top) != game.canonical_key(middle)
+    top_parts, middle_parts = game.components(top), game.components(middle)
+    assert top_parts is not None and middle_parts is not None
+    assert len(set(top_parts + middle_parts)) == 1
+    calculator = ValueCalculator(game)
+    assert calculator(top) == calculator(middle) == parse_game("2")
+    assert calculator.component_lookups == 4 and calculator.component_hits == 3
+    assert ValueCalculator(game, components=False)(middle) == parse_game("2")
+
+
 def test_sight_and_the_opening_are_not_split() -> None:
     assert load_game("control", size=3, control="sight").components((0, 0, WHITE)) is None
     sight = load_game("control", size=3, control="sight")

@@ -353,16 +353,20 @@ class Control(Game[ControlPosition, int]):
                 (self._transform_mask(white, s), self._transform_mask(black, s), player)
                 for s in range(12)
             )
+        # The same minimum as over (white, black, player, fixed) images, cheaper: the fixed
+        # mask only breaks ties, and its complement (the few free cells) is the one mapped.
         white, black, player, fixed = position
-        return min(
-            (
-                self._transform_mask(white, s),
-                self._transform_mask(black, s),
-                player,
-                self._transform_mask(fixed, s),
-            )
-            for s in range(12)
+        transform = self._transform_mask
+        images = [(transform(white, s), transform(black, s), s) for s in range(12)]
+        low_white, low_black, _ = min(images)
+        full = self.board.full_mask
+        free = full & ~fixed
+        low_fixed = min(
+            full & ~transform(free, s)
+            for image_white, image_black, s in images
+            if image_white == low_white and image_black == low_black
         )
+        return (low_white, low_black, player, low_fixed)
 
     def _transform_mask(self, mask: int, symmetry: int) -> int:
         """Same as HexBoard.transform_mask, by table lookup on 8-bit chunks: canonical keys
@@ -483,26 +487,73 @@ class Control(Game[ControlPosition, int]):
     def components(self, position: ControlPosition) -> list[ControlPosition] | None:
         """One position per independent region (see the module docstring), ``None`` under
         control by sight (or a replaced rule) and on the empty board before White's perimeter
-        opening. A region's position keeps the region's cells and the frozen pieces next to
-        them (fixed); every other cell is fixed and empty, so equal regions anywhere have
-        equal canonical keys up to the board's symmetries. A position where nothing can
-        change has no component (value 0)."""
+        opening; ``[position]`` when there is a single region. A region's position keeps the
+        region's cells and the frozen pieces next to them (fixed); every other cell is fixed and empty, and the whole is moved to a normal
+        placement, so equal regions anywhere on the board (translated, rotated or mirrored)
+        are equal positions. A translation is harmless: a region cell that gains an
+        on-board neighbour gains a fixed empty one, which never votes. A position where nothing can change has no component (value 0)."""
         if self.rule != "adjacent":
             return None
         white, black, player, fixed = position_parts(position)
         if white | black | fixed == 0 and self.opening == "perimeter":
             return None
         board = self.board
+        regions = independent_regions(board, white, black, fixed)
+        if len(regions) == 1:
+            # Nothing to add up: the position itself, without paying for a normal placement
+            # at every position of a search that does not split.
+            return [position]
         out = []
-        for region in independent_regions(board, white, black, fixed):
+        for region in regions:
             voters = 0
             for cell in board.cells_of(region):
                 voters |= board.neighbour_mask[cell]
             kept = region | voters & (white | black)
-            out.append(
-                control_position(white & kept, black & kept, player, board.full_mask & ~region)
-            )
+            out.append(self._normal_placement(white & kept, black & kept, player, region))
         return out
+
+    def _normal_placement(
+        self, white: int, black: int, player: int, region: int
+    ) -> ControlPosition:
+        """The region's position (every cell outside ``region`` fixed), in a placement that
+        depends only on its shape up to translation and the board's symmetries: each of the
+        12 symmetric images is pushed to the top (then to the left) as far as the board
+        allows, and the image with the smallest key wins. Equal shapes give equal image sets,
+        so they end in the same placement."""
+        board = self.board
+        m = board.n - 1
+        kept_cells = list(board.cells_of(white | black | region))
+        best: ControlPosition | None = None
+        for permutation in board.symmetries:
+            coords = [board.coords[permutation[c]] for c in kept_cells]
+            low_q = min(q for q, _ in coords)
+            high_q = max(q for q, _ in coords)
+            low_r = min(r for _, r in coords)
+            high_r = max(r for _, r in coords)
+            low_s = min(q + r for q, r in coords)
+            high_s = max(q + r for q, r in coords)
+            # A shift (dq, dr) keeps every cell on the board when |q|, |r| and |q + r| stay
+            # within m; take the smallest dr that admits a dq, then the smallest dq.
+            for dr in range(-m - low_r, m - high_r + 1):
+                dq = max(-m - low_q, -m - low_s - dr)
+                if dq <= min(m - high_q, m - high_s - dr):
+                    break
+            else:  # pragma: no cover - the unshifted image is always on the board
+                raise AssertionError("no placement on the board")
+            image = {
+                cell: board.index[(q + dq, r + dr)] for cell, (q, r) in zip(kept_cells, coords)
+            }
+
+            def moved(mask: int, image: dict[int, int] = image) -> int:
+                return sum(1 << image[cell] for cell in board.cells_of(mask))
+
+            candidate = control_position(
+                moved(white), moved(black), player, board.full_mask & ~moved(region)
+            )
+            if best is None or candidate < best:
+                best = candidate
+        assert best is not None
+        return best
 
     # ---------------------------------------------------------------- helpers
     def _cell_states(self, white: int, black: int, fixed: int = 0) -> Sequence[int]:
