@@ -333,6 +333,9 @@ def test_cgt_value_prints_the_sum_of_the_regions(capsys: pytest.CaptureFixture[s
     assert code == 0
     assert "value        *\n" in out
     assert "outcome      N" in out
+    assert "components   3, the value is their sum:" in out
+    region_values = [line.split()[0] for line in out.splitlines()[-3:]]
+    assert region_values == ["1", "*", "-1"]  # a1, c3, e3 as computed by hand above
     code, out, _ = run(capsys, "value", "control", ".ww/wwww/ww.bb/bbbb/bb# W")
     assert code == 0 and "value        1*\n" in out
 
