@@ -5,7 +5,10 @@ positions after player 0 moves from ``game.with_to_move(position, 0)``, Right's 
 moves from ``game.with_to_move(position, 1)``. When the game splits a position into
 independent components (``game.components``), the value is the sum of theirs, and each
 component is looked up by its symmetry-normalised key (``game.canonical_key``) with the
-side to move fixed, so equal regions anywhere on any board are computed once.
+side to move fixed, so equal regions anywhere on any board are computed once. A game's
+``components`` must return positions whose disjunctive sum *is* the position: no move in one
+changes the options of another, and a player with no move in any has none in the whole (why
+this holds for Domineering, Snort and Control's regions around frozen pieces: their modules).
 An impartial position's value is the nimber ``*g`` of its Grundy value.
 
 Domineering, the engine's standard workload, has a second road on plain bitmasks
