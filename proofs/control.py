@@ -108,7 +108,7 @@ class NegamaxSolver:
         if game.rule != "adjacent":
             raise CGTError("the negamax solver needs a terminating rule (control=adjacent)")
         self.game = game
-        self.memo: dict[tuple[int, int, int], bool] = {}
+        self.memo: dict[tuple[int, ...], bool] = {}
 
     def wins(self, position: ControlPosition) -> bool:
         """True when the player to move in ``position`` wins with perfect play."""

@@ -5,13 +5,18 @@ positions after player 0 moves from ``game.with_to_move(position, 0)``, Right's 
 moves from ``game.with_to_move(position, 1)``. When the game splits a position into
 independent components (``game.components``), the value is the sum of theirs, and each
 component is looked up by its symmetry-normalised key (``game.canonical_key``) with the
-side to move fixed, so equal regions anywhere on any board are computed once.
+side to move fixed, so equal regions anywhere on any board are computed once. A game's
+``components`` must return positions whose disjunctive sum *is* the position: no move in one
+changes the options of another, and a player with no move in any has none in the whole (why
+this holds for Domineering, Snort and Control's regions around frozen pieces: their modules).
 An impartial position's value is the nimber ``*g`` of its Grundy value.
 
 Domineering, the engine's standard workload, has a second road on plain bitmasks
 (:mod:`cgt.algebra.domineering_values`, about nine times faster than the protocol road on
 5x5, see ``benchmarks/CANONICAL.md``);
 ``ValueCalculator(game, kernel=False)`` keeps the protocol road, which tests compare it with.
+``ValueCalculator(game, components=False)`` ignores ``game.components`` (the plain recursion
+on options, the second road for a game's decomposition).
 """
 
 from __future__ import annotations
@@ -29,12 +34,17 @@ class ValueCalculator:
     """Canonical values of positions of one game instance, with a table by canonical key.
 
     ``kernel=True`` (the default) uses the bitmask road for Domineering; other games always
-    take the protocol road.
+    take the protocol road. ``components=False`` never splits a position into components.
     """
 
-    def __init__(self, game: Any, *, kernel: bool = True) -> None:
+    def __init__(self, game: Any, *, kernel: bool = True, components: bool = True) -> None:
         self.game = game
+        self.use_components = components
         self.table: dict[Hashable, int] = {}
+        #: Component lookups made while summing split positions, and how many of them were
+        #: already in the table (for benchmarks).
+        self.component_lookups = 0
+        self.component_hits = 0
         self.grundy = GrundyCalculator(game) if getattr(game, "impartial", False) else None
         self.domineering = (
             DomineeringValues() if kernel and getattr(game, "name", None) == "domineering" else None
@@ -63,21 +73,27 @@ class ValueCalculator:
 
     def value_id(self, position: Any) -> int:
         """Id of the canonical form of ``position``'s value (see :mod:`cgt.algebra.game`)."""
+        return self._value_id(position, as_component=False)
+
+    def _value_id(self, position: Any, *, as_component: bool) -> int:
         if self.domineering is not None and self.domineering.fits(position.rows, position.cols):
             rows, cols, blocked = position.rows, position.cols, position.blocked
             return self.domineering.value_id(rows, cols, ((1 << (rows * cols)) - 1) & ~blocked)
         position = self._normalised(position)
         key = self.game.canonical_key(position)
         found = self.table.get(key)
+        if as_component:
+            self.component_lookups += 1
+            self.component_hits += found is not None
         if found is not None:
             return found
-        parts = self.game.components(position)
+        parts = self.game.components(position) if self.use_components else None
         if parts is not None and not (
             len(parts) == 1 and self.game.canonical_key(self._normalised(parts[0])) == key
         ):
             value = ZERO_ID
             for part in parts:
-                value = add_id(value, self.value_id(part))
+                value = add_id(value, self._value_id(part, as_component=True))
         else:
             self._evaluated += 1
             value = canonical_id(

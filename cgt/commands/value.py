@@ -1,7 +1,8 @@
 """``cgt value``: the CGT value of a position, in CGSuite notation, with its temperature theory.
 
 Example: ``cgt value domineering "..|.."`` prints ``+-1`` with outcome N, stops 1 and -1,
-mean 0 and temperature 1. Impartial games print their nimber ``*g`` (Grundy value ``g``);
+mean 0 and temperature 1. A position that splits into independent components (Domineering
+regions, Snort, Control regions around frozen pieces) also lists each component's value. Impartial games print their nimber ``*g`` (Grundy value ``g``);
 octal games (``octal``, ``kayles``, ``dawsons-kayles``) also the period and pre-period of
 their Grundy sequence.
 """
@@ -15,7 +16,7 @@ import click
 
 from cgt.algebra.impartial import octal_periodicity
 from cgt.algebra.thermograph import left_stop, right_stop, thermograph
-from cgt.algebra.values import value_of
+from cgt.algebra.values import ValueCalculator
 from cgt.registry import load_game
 
 OUTCOME_WORDS = {
@@ -36,7 +37,8 @@ def value_report(
     """
     game = load_game(game_name, **params)
     position = game.initial_position() if position_text is None else game.parse(position_text)
-    value = value_of(game, position)
+    calculator = ValueCalculator(game)
+    value = calculator(position)
     graph = thermograph(value)
     report: dict[str, Any] = {
         "game": game.name,
@@ -50,6 +52,11 @@ def value_report(
         "temperature": str(graph.temperature),
         "birthday": value.birthday(),
     }
+    parts = game.components(position)
+    if parts is not None and len(parts) >= 2:  # independent components: the value is their sum
+        report["components"] = [
+            {"position": game.render(part), "value": str(calculator(part))} for part in parts
+        ]
     if game.impartial:
         report["grundy"] = value.nim_value()
     code = getattr(game, "code", None)
@@ -103,6 +110,10 @@ def value_command(
     click.echo(f"  mean         {report['mean']}")
     click.echo(f"  temperature  {report['temperature']}")
     click.echo(f"  birthday     {report['birthday']}")
+    if "components" in report:
+        click.echo(f"  components   {len(report['components'])}, the value is their sum:")
+        for part in report["components"]:
+            click.echo(f"    {part['value']:<10} {part['position']}")
     if "periodicity" in report:
         found = report["periodicity"]
         click.echo(

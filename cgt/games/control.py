@@ -17,6 +17,27 @@ A position is ``(white bitboard, black bitboard, player to move)`` over
 to the position with an empty board and White to move, which is only ever the initial
 position: White-to-move positions have equal piece counts, and emptying the board would need
 Black to remove White's last piece while owning none, but control needs pieces.
+
+**Fixed cells.** A position may carry a fourth bitboard, ``(white, black, player, fixed)``
+with ``fixed != 0``: cells out of play, which never change. A fixed piece votes but cannot be
+removed; a fixed empty cell cannot be played on (and, being empty, does not vote). Notation:
+``w`` and ``b`` for fixed pieces, ``#`` for a fixed empty cell. Such positions are the
+*regions* that :meth:`Control.components` splits a position into; three-element positions
+(``fixed == 0``) are the game as played, and every position of the game as played stays one.
+
+**Why regions are independent** (adjacent control only). Whether a move on cell ``x`` is
+legal depends only on what ``x`` holds and on the pieces on ``x``'s neighbours (its votes),
+and a move on ``x`` changes only ``x``, so only the votes on ``x``'s neighbours. A piece is
+*frozen* (:func:`frozen_pieces`) when it can never be removed: even if every neighbour that
+is not a frozen piece of its colour came to hold an opponent piece, the opponent would not
+have a strict majority. Frozen pieces never move and nothing is placed on them, so the other
+cells (empty or unfrozen pieces) split into groups connected through non-frozen neighbours,
+and a move in one group changes no vote on any cell of another. The position is then the
+disjunctive sum of the groups, each played with its frozen neighbours as fixed voters; a
+player with no move in any group has no move at all and loses, as in the sum. Control by
+sight lets a move change votes far away, so ``control=sight`` positions are never split; the
+empty board with White's perimeter opening pending is not split either (the opening rule
+reads the whole board).
 """
 
 from __future__ import annotations
@@ -32,16 +53,35 @@ from cgt.registry import register
 WHITE = 0
 BLACK = 1
 PLAYER_LETTERS = "WB"
-#: Cell symbols of the notation, indexed by cell state: empty, white, black.
-CELL_SYMBOLS = ".WB"
+#: Cell symbols of the notation, indexed by cell state: empty, white, black, and the fixed
+#: (out of play) states: fixed empty, fixed white, fixed black.
+CELL_SYMBOLS = ".WB#wb"
+#: Offset of a fixed state from the plain one (``#`` is fixed ``.``, ``w`` fixed ``W``).
+FIXED_STATE = 3
 #: A removal of the piece on cell ``c`` is the move ``REMOVAL + c`` (placements are ``c``).
 REMOVAL = 1 << 16
 
-ControlPosition = tuple[int, int, int]
+#: ``(white, black, player)``, or ``(white, black, player, fixed)`` with ``fixed != 0``
+#: (cells out of play, see the module docstring); build one with :func:`control_position`.
+ControlPosition = tuple[int, ...]
 #: Who controls a cell: a rule name, or (for checks that test a deliberately broken rule) a
 #: function ``(board, white, black, cell) -> WHITE | BLACK | None``.
 ControllerFunction = Callable[[HexBoard, int, int, int], "int | None"]
 ControlRule = Literal["adjacent", "sight"] | ControllerFunction
+
+
+# ---------------------------------------------------------------------------- positions
+def control_position(white: int, black: int, player: int, fixed: int = 0) -> ControlPosition:
+    """The position tuple: three elements when no cell is fixed (the game as played)."""
+    return (white, black, player) if fixed == 0 else (white, black, player, fixed)
+
+
+def position_parts(position: ControlPosition) -> tuple[int, int, int, int]:
+    """``(white, black, player, fixed)`` of a position of either length."""
+    if len(position) == 3:
+        return position[0], position[1], position[2], 0
+    white, black, player, fixed = position
+    return white, black, player, fixed
 
 
 # ---------------------------------------------------------------------------- control
@@ -109,20 +149,22 @@ def legal_moves(
     player: int,
     rule: ControlRule = "adjacent",
     opening: str = "perimeter",
+    fixed: int = 0,
 ) -> list[int]:
     """Placements (empty cells the opponent does not control) then removals (opponent pieces
-    on cells the mover controls), in cell order. White's first move is a placement on a
-    perimeter cell unless ``opening == "free"``."""
+    on cells the mover controls), in cell order, never on a ``fixed`` cell. White's first move
+    (empty board, no fixed cell) is a placement on a perimeter cell unless
+    ``opening == "free"``."""
     occupied = white | black
-    if occupied == 0 and player == WHITE and opening == "perimeter":
+    if occupied == 0 and fixed == 0 and player == WHITE and opening == "perimeter":
         return list(board.perimeter)
     white_controls, black_controls = control_masks(board, white, black, rule)
     own_controls, opponent_controls = (
         (white_controls, black_controls) if player == WHITE else (black_controls, white_controls)
     )
     opponent_pieces = black if player == WHITE else white
-    placeable = board.full_mask & ~occupied & ~opponent_controls
-    removable = opponent_pieces & own_controls
+    placeable = board.full_mask & ~occupied & ~opponent_controls & ~fixed
+    removable = opponent_pieces & own_controls & ~fixed
     return list(board.cells_of(placeable)) + [REMOVAL + c for c in board.cells_of(removable)]
 
 
@@ -162,6 +204,54 @@ def adjacency_potential(board: HexBoard, white: int, black: int) -> int:
         same += (own & mask).bit_count()
         mixed += (other & mask).bit_count()
     return (same - mixed) // 2  # every pair was counted from both ends
+
+
+def frozen_pieces(board: HexBoard, white: int, black: int, fixed: int = 0) -> int:
+    """Bitboard of the pieces that no sequence of legal moves can remove (adjacent control).
+
+    The greatest fixed point of: a piece is frozen when, even if every neighbour that is not
+    a frozen piece of its colour came to hold an opponent piece, the opponent would not hold
+    a strict majority of its votes. Fixed pieces are frozen by definition, and fixed empty
+    neighbours never vote. Start with every piece frozen and unfreeze until nothing changes.
+    Sound because the first frozen piece to be removed would, just before, still have all its
+    frozen same-colour neighbours, which are at least half of its possible voters.
+    """
+    pieces = white | black
+    never_voting = fixed & ~pieces
+    frozen = pieces
+    changed = True
+    while changed:
+        changed = False
+        for cell in board.cells_of(frozen & ~fixed):
+            neighbours = board.neighbour_mask[cell]
+            own = white if white >> cell & 1 else black
+            sure_votes = (own & frozen & neighbours).bit_count()
+            possible_voters = (neighbours & ~never_voting).bit_count()
+            if possible_voters - sure_votes > sure_votes:
+                frozen &= ~(1 << cell)
+                changed = True
+    return frozen
+
+
+def independent_regions(board: HexBoard, white: int, black: int, fixed: int = 0) -> list[int]:
+    """The groups of cells that can still change (empty or unfrozen, not fixed), connected
+    through adjacency, in order of their lowest cell (adjacent control; see the module
+    docstring for why they are independent)."""
+    frozen = frozen_pieces(board, white, black, fixed)
+    remaining = board.full_mask & ~frozen & ~fixed
+    regions = []
+    while remaining:
+        region = remaining & -remaining
+        frontier = region
+        while frontier:
+            grown = 0
+            for cell in board.cells_of(frontier):
+                grown |= board.neighbour_mask[cell]
+            frontier = grown & remaining & ~region
+            region |= frontier
+        remaining &= ~region
+        regions.append(region)
+    return regions
 
 
 # ---------------------------------------------------------------------------- the game
@@ -212,13 +302,13 @@ class Control(Game[ControlPosition, int]):
         return position[2]
 
     def moves(self, position: ControlPosition) -> list[int]:
-        white, black, player = position
-        return legal_moves(self.board, white, black, player, self.rule, self.opening)
+        white, black, player, fixed = position_parts(position)
+        return legal_moves(self.board, white, black, player, self.rule, self.opening, fixed)
 
     def play(self, position: ControlPosition, move: int) -> ControlPosition:
-        white, black, player = position
+        white, black, player, fixed = position_parts(position)
         white, black = apply_move(white, black, player, move)
-        return (white, black, 1 - player)
+        return control_position(white, black, 1 - player, fixed)
 
     def controller(self, position: ControlPosition, cell: int) -> int | None:
         """WHITE, BLACK or None: who controls ``cell`` in ``position``."""
@@ -244,23 +334,39 @@ class Control(Game[ControlPosition, int]):
         raise ParameterError(f"unknown scoring method {method!r} (territory|empty)")
 
     # ------------------------------------------------------------ identity and symmetry
-    def key(self, position: ControlPosition) -> tuple[int, int, int]:
+    def key(self, position: ControlPosition) -> tuple[int, ...]:
         return position
 
     def transform(self, position: ControlPosition, symmetry: int) -> ControlPosition:
-        white, black, player = position
-        return (
+        white, black, player, fixed = position_parts(position)
+        return control_position(
             self._transform_mask(white, symmetry),
             self._transform_mask(black, symmetry),
             player,
+            self._transform_mask(fixed, symmetry),
         )
 
-    def canonical_key(self, position: ControlPosition) -> tuple[int, int, int]:
-        white, black, player = position
-        return min(
-            (self._transform_mask(white, s), self._transform_mask(black, s), player)
-            for s in range(12)
+    def canonical_key(self, position: ControlPosition) -> tuple[int, ...]:
+        if len(position) == 3:
+            white, black, player = position
+            return min(
+                (self._transform_mask(white, s), self._transform_mask(black, s), player)
+                for s in range(12)
+            )
+        # The same minimum as over (white, black, player, fixed) images, cheaper: the fixed
+        # mask only breaks ties, and its complement (the few free cells) is the one mapped.
+        white, black, player, fixed = position
+        transform = self._transform_mask
+        images = [(transform(white, s), transform(black, s), s) for s in range(12)]
+        low_white, low_black, _ = min(images)
+        full = self.board.full_mask
+        free = full & ~fixed
+        low_fixed = min(
+            full & ~transform(free, s)
+            for image_white, image_black, s in images
+            if image_white == low_white and image_black == low_black
         )
+        return (low_white, low_black, player, low_fixed)
 
     def _transform_mask(self, mask: int, symmetry: int) -> int:
         """Same as HexBoard.transform_mask, by table lookup on 8-bit chunks: canonical keys
@@ -308,24 +414,27 @@ class Control(Game[ControlPosition, int]):
         if side not in PLAYER_LETTERS:
             raise PositionError(f"side to move must be W or B, got {side!r}")
         cells = self.board.parse_cells(cells_text, CELL_SYMBOLS)
-        white = sum(1 << i for i, state in enumerate(cells) if state == 1)
-        black = sum(1 << i for i, state in enumerate(cells) if state == 2)
+        white = sum(1 << i for i, state in enumerate(cells) if state % FIXED_STATE == 1)
+        black = sum(1 << i for i, state in enumerate(cells) if state % FIXED_STATE == 2)
+        fixed = sum(1 << i for i, state in enumerate(cells) if state >= FIXED_STATE)
         player = PLAYER_LETTERS.index(side)
         whites, blacks = white.bit_count(), black.bit_count()
         # Every move raises (mover's pieces - opponent's pieces) by one, so after k moves
-        # each, #W == #B with White to move, and #W == #B + 1 with Black to move.
+        # each, #W == #B with White to move, and #W == #B + 1 with Black to move. A position
+        # with fixed cells is a region of a game, whose pieces need not balance.
         expected_whites = blacks if player == WHITE else blacks + 1
-        if whites != expected_whites:
+        if fixed == 0 and whites != expected_whites:
             raise PositionError(
                 f"impossible position: {whites} white and {blacks} black pieces with "
                 f"{self.players[player]} to move (need #W == #B"
                 f"{'' if player == WHITE else ' + 1'})"
             )
-        return (white, black, player)
+        return control_position(white, black, player, fixed)
 
     def render(self, position: ControlPosition) -> str:
-        white, black, player = position
-        return f"{self.board.render_cells(self._cell_states(white, black), CELL_SYMBOLS)} {PLAYER_LETTERS[player]}"
+        white, black, player, fixed = position_parts(position)
+        cells = self.board.render_cells(self._cell_states(white, black, fixed), CELL_SYMBOLS)
+        return f"{cells} {PLAYER_LETTERS[player]}"
 
     def move_name(self, position: ControlPosition, move: int) -> str:
         if move >= REMOVAL:
@@ -333,8 +442,8 @@ class Control(Game[ControlPosition, int]):
         return self.board.cell_name(move)
 
     def describe(self, position: ControlPosition) -> str:
-        white, black, player = position
-        drawing = self.board.describe(self._cell_states(white, black), CELL_SYMBOLS)
+        white, black, player, fixed = position_parts(position)
+        drawing = self.board.describe(self._cell_states(white, black, fixed), CELL_SYMBOLS)
         return f"{drawing}\n{self.players[player]} to move"
 
     def move_target(self, position: ControlPosition, move: int) -> int:
@@ -348,13 +457,15 @@ class Control(Game[ControlPosition, int]):
         cell_labels: dict[int, str] | None = None,
     ) -> None:
         """Stones in their colours; empty cells tinted by who controls them (light: White's,
-        dark: Black's), unless ``cell_colours`` overrides a cell."""
-        white, black, _ = position
+        dark: Black's; fixed cells grey), unless ``cell_colours`` overrides a cell."""
+        white, black, _, fixed = position_parts(position)
         white_controls, black_controls = control_masks(self.board, white, black, self.rule)
         tints = []
         for cell in range(self.board.size):
             if cell_colours and cell in cell_colours:
                 tints.append(cell_colours[cell])
+            elif fixed >> cell & 1:
+                tints.append("#9a9a9a")
             elif white_controls >> cell & 1:
                 tints.append("#fbf7ee")
             elif black_controls >> cell & 1:
@@ -370,8 +481,84 @@ class Control(Game[ControlPosition, int]):
     def with_to_move(self, position: ControlPosition, player: int) -> ControlPosition:
         if player not in (WHITE, BLACK):
             raise ParameterError(f"player must be 0 (White) or 1 (Black), got {player!r}")
-        return (position[0], position[1], player)
+        white, black, _, fixed = position_parts(position)
+        return control_position(white, black, player, fixed)
+
+    def components(self, position: ControlPosition) -> list[ControlPosition] | None:
+        """One position per independent region (see the module docstring), ``None`` under
+        control by sight (or a replaced rule) and on the empty board before White's perimeter
+        opening; ``[position]`` when there is a single region. A region's position keeps the
+        region's cells and the frozen pieces next to them (fixed); every other cell is fixed and empty, and the whole is moved to a normal
+        placement, so equal regions anywhere on the board (translated, rotated or mirrored)
+        are equal positions. A translation is harmless: a region cell that gains an
+        on-board neighbour gains a fixed empty one, which never votes. A position where nothing can change has no component (value 0)."""
+        if self.rule != "adjacent":
+            return None
+        white, black, player, fixed = position_parts(position)
+        if white | black | fixed == 0 and self.opening == "perimeter":
+            return None
+        board = self.board
+        regions = independent_regions(board, white, black, fixed)
+        if len(regions) == 1:
+            # Nothing to add up: the position itself, without paying for a normal placement
+            # at every position of a search that does not split.
+            return [position]
+        out = []
+        for region in regions:
+            voters = 0
+            for cell in board.cells_of(region):
+                voters |= board.neighbour_mask[cell]
+            kept = region | voters & (white | black)
+            out.append(self._normal_placement(white & kept, black & kept, player, region))
+        return out
+
+    def _normal_placement(
+        self, white: int, black: int, player: int, region: int
+    ) -> ControlPosition:
+        """The region's position (every cell outside ``region`` fixed), in a placement that
+        depends only on its shape up to translation and the board's symmetries: each of the
+        12 symmetric images is pushed to the top (then to the left) as far as the board
+        allows, and the image with the smallest key wins. Equal shapes give equal image sets,
+        so they end in the same placement."""
+        board = self.board
+        m = board.n - 1
+        kept_cells = list(board.cells_of(white | black | region))
+        best: ControlPosition | None = None
+        for permutation in board.symmetries:
+            coords = [board.coords[permutation[c]] for c in kept_cells]
+            low_q = min(q for q, _ in coords)
+            high_q = max(q for q, _ in coords)
+            low_r = min(r for _, r in coords)
+            high_r = max(r for _, r in coords)
+            low_s = min(q + r for q, r in coords)
+            high_s = max(q + r for q, r in coords)
+            # A shift (dq, dr) keeps every cell on the board when |q|, |r| and |q + r| stay
+            # within m; take the smallest dr that admits a dq, then the smallest dq.
+            for dr in range(-m - low_r, m - high_r + 1):
+                dq = max(-m - low_q, -m - low_s - dr)
+                if dq <= min(m - high_q, m - high_s - dr):
+                    break
+            else:  # pragma: no cover - the unshifted image is always on the board
+                raise AssertionError("no placement on the board")
+            image = {
+                cell: board.index[(q + dq, r + dr)] for cell, (q, r) in zip(kept_cells, coords)
+            }
+
+            def moved(mask: int, image: dict[int, int] = image) -> int:
+                return sum(1 << image[cell] for cell in board.cells_of(mask))
+
+            candidate = control_position(
+                moved(white), moved(black), player, board.full_mask & ~moved(region)
+            )
+            if best is None or candidate < best:
+                best = candidate
+        assert best is not None
+        return best
 
     # ---------------------------------------------------------------- helpers
-    def _cell_states(self, white: int, black: int) -> Sequence[int]:
-        return [1 if white >> i & 1 else 2 if black >> i & 1 else 0 for i in range(self.board.size)]
+    def _cell_states(self, white: int, black: int, fixed: int = 0) -> Sequence[int]:
+        return [
+            (1 if white >> i & 1 else 2 if black >> i & 1 else 0)
+            + (FIXED_STATE if fixed >> i & 1 else 0)
+            for i in range(self.board.size)
+        ]

@@ -966,7 +966,13 @@ class ControlKernel(CompiledKernel):
         return sum(1 << cells[p] for p in self.board.cells_of(mask) if p in cells)
 
     def check_position(self, position: Any) -> tuple[np.uint64, np.uint64, int]:
-        """The position as kernel arguments; :class:`PositionError` if it is not one."""
+        """The position as kernel arguments; :class:`PositionError` if it is not one (the
+        kernel plays the game as played: a position with fixed cells is refused)."""
+        if isinstance(position, tuple) and len(position) == 4:
+            raise PositionError(
+                "the compiled Control kernel does not handle fixed cells ('#', 'w', 'b'); "
+                "use solver=retrograde or solver=alphabeta"
+            )
         try:
             white, black, side = position
         except (TypeError, ValueError):
