@@ -31,7 +31,13 @@ Negamax alpha-beta, fail-soft, exactly as :mod:`solvers.alphabeta` (read its doc
 * the transposition table is one uint64 array in 64-byte buckets of two slots: FULL key
   (white mask, black mask) plus side to move verified on every probe, bound flag
   EXACT/LOWER/UPPER, score, best move and log2 of the subtree's node count; slot 0 is
-  work-preferred, slot 1 always-replace; capacity fixed by ``tt_entries``;
+  work-preferred, slot 1 always-replace; capacity fixed by ``tt_entries``. A node probes
+  each child's entry itself and calls the search only for children that entry does not
+  settle (about half are settled; each still counts as one node, so node counts and table
+  statistics are those of a call per child). With a table far bigger than the caches a
+  probe is a wait for memory, about half a node's time on size 4; so before counting the
+  replies, a node computes every child's key and prefetches its bucket (``llvm.prefetch``),
+  and the visits find most buckets already in the cache;
 * move ordering: table move first, searched before the other moves are even ordered (it
   often cuts off alone), then (``mobility_ordering``, default) the moves that leave the
   opponent the fewest replies, ties by the history heuristic (moves that caused cut-offs).
@@ -80,8 +86,11 @@ import time
 from typing import Any
 
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.core import cgutils
 from numba.cpython.unsafe.numbers import trailing_zeros  # LLVM cttz intrinsic
+from numba.extending import intrinsic
 
 from cgt.boards.hexhex import HexBoard
 from cgt.errors import ParameterError, PositionError
@@ -172,8 +181,11 @@ TABLES_LENGTH = T_PERM_BACK + 12 * MOVE_CODES
 #: 12 symmetries.
 PATH_IMAGES = 2
 PATH_WIDTH = PATH_IMAGES + 24
-#: ``frames[ply * FRAME_WIDTH:]``: the moves of the node at ``ply``, then their order keys.
-FRAME_WIDTH = 2 * MOVE_CODES
+#: ``frames[ply * FRAME_WIDTH:]``: the moves of the node at ``ply``, their order keys, then
+#: the children's table keys (white, black, symmetry) by the moves' original index.
+FRAME_WIDTH = 5 * MOVE_CODES
+#: Prefetch every child's table bucket while ordering the moves.
+PREFETCH = True
 
 
 # ------------------------------------------------------------------------- bit helpers
@@ -408,6 +420,74 @@ def _child_counts(
     return o0, o1, o2, p0, p1, p2
 
 
+@intrinsic
+def _prefetch(typingctx: Any, array: Any, index: Any) -> Any:
+    """Ask the processor to start loading ``array[index]`` into its caches (LLVM's
+    ``llvm.prefetch``, a hint: no effect on results)."""
+    signature = types.void(array, index)
+
+    def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
+        data = context.make_array(sig.args[0])(context, builder, args[0]).data
+        byte_pointer = ir.IntType(8).as_pointer()
+        i32 = ir.IntType(32)
+        function = cgutils.get_or_insert_function(
+            builder.module,
+            ir.FunctionType(ir.VoidType(), [byte_pointer, i32, i32, i32]),
+            "llvm.prefetch.p0i8",
+        )
+        address = builder.bitcast(builder.gep(data, [args[1]]), byte_pointer)
+        builder.call(function, [address, i32(0), i32(3), i32(1)])  # read, keep, data
+        return context.get_dummy_value()
+
+    return signature, codegen
+
+
+@njit(cache=True, inline="always")
+def _images(
+    path: np.ndarray,
+    images: I64,
+    child_images: I64,
+    tables: np.ndarray,
+    move: I64,
+    side: I64,
+    reduce: bool,
+    child_w: U64,
+    child_b: U64,
+    write: bool,
+) -> tuple[U64, U64, I64]:
+    """The table key of the child (``child_w``, ``child_b``) after ``move`` and the
+    symmetry giving it: its smallest image (canonical()) when ``reduce``, else the child
+    itself. Its images are the parent's (at ``path[images:]``) with one bit set or cleared
+    each; ``write`` stores them at ``path[child_images:]`` for the child's own children."""
+    removal = move >= KERNEL_REMOVAL
+    cell = move - KERNEL_REMOVAL if removal else move
+    white_changes = (side == 0) != removal
+    key_w = child_w
+    key_b = child_b
+    key_sym = 0
+    for s in range(12):
+        bit = tables[T_SYM_BITS + 64 * s + cell]
+        w = path[images + 2 * s]
+        b = path[images + 2 * s + 1]
+        if removal:
+            if white_changes:
+                w &= ~bit
+            else:
+                b &= ~bit
+        elif white_changes:
+            w |= bit
+        else:
+            b |= bit
+        if write:
+            path[child_images + 2 * s] = w
+            path[child_images + 2 * s + 1] = b
+        if reduce and (w < key_w or (w == key_w and b < key_b)):
+            key_w = w
+            key_b = b
+            key_sym = s
+    return key_w, key_b, key_sym
+
+
 @compiled
 def root_key(
     white: U64, black: U64, sym_tables: np.ndarray, ctl: np.ndarray, path: np.ndarray
@@ -531,6 +611,7 @@ def search(
     history = HISTORY + side * MOVE_CODES
     mobility = ctl[C_MOBILITY]
     keys = frame + MOVE_CODES
+    cached = keys + MOVE_CODES  # children's keys (white, black, symmetry) by move index
     start = 0
     if table_move >= 0:
         for i in range(count):
@@ -551,6 +632,7 @@ def search(
     best_flagged = False
     any_flagged = False
     child_alpha = -toward_leaf(beta, remoteness)
+    prefetch = PREFETCH and sight == 0
     i = 0
     while i < count:
         if i == start:  # order the moves after the table move (once: start is passed)
@@ -569,6 +651,34 @@ def search(
             plus1 = o1 ^ o0
             plus2 = o2 ^ (o1 & o0)
             tip_theirs = ~((p0 ^ plus0) | (p1 ^ plus1) | (p2 ^ plus2))
+            if prefetch:
+                # every child's key, kept for the visit, and its table bucket on its way
+                # while the replies below are counted: the buckets are far apart in memory,
+                # and a visit that finds its bucket in the cache skips a long wait
+                for k in range(start, count):
+                    m = frames[frame + k]
+                    child_w, child_b = _child(white, black, side, m)
+                    if symmetry_pieces >= 0:
+                        ckw, ckb, child_sym = _images(
+                            path,
+                            row + PATH_IMAGES,
+                            0,
+                            tables,
+                            m,
+                            side,
+                            (pieces - 1 if m >= KERNEL_REMOVAL else pieces + 1) <= symmetry_pieces,
+                            child_w,
+                            child_b,
+                            False,
+                        )
+                    else:
+                        ckw = child_w
+                        ckb = child_b
+                        child_sym = 0
+                    frames[cached + k] = np.int64(ckw)
+                    frames[cached + MOVE_CODES + k] = np.int64(ckb)
+                    frames[cached + 2 * MOVE_CODES + k] = child_sym
+                    _prefetch(tt, bucket_base(ckw, ckb, 1 - side, ctl[C_BUCKET_MASK]))  # type: ignore[call-arg]
             for k in range(start, count):
                 m = frames[frame + k]
                 key = -min(ctl[history + m], HISTORY_CAP)
@@ -617,38 +727,35 @@ def search(
             frames[keys + chosen] = frames[keys + i]
             frames[keys + i] = smallest
         m = frames[frame + i]
+        # the key computed while ordering (the low bits of the order key: the move's index
+        # then), or computed now together with the child's images
+        from_cache = prefetch and i >= start
+        index = frames[keys + i] & (MOVE_CODES - 1)
         i += 1
         child_w, child_b = _child(white, black, side, m)
-        ckw = child_w
-        ckb = child_b
-        child_sym = 0
-        if symmetry_pieces >= 0:
-            # the child's images: one bit set or cleared in each of the parent's; its key
-            # is the smallest of them (canonical()) when it has few enough pieces
-            removal = m >= KERNEL_REMOVAL
-            cell = m - KERNEL_REMOVAL if removal else m
-            white_changes = (side == 0) != removal
-            reduce = (pieces - 1 if removal else pieces + 1) <= symmetry_pieces
-            child_row = row + PATH_WIDTH
-            for s in range(12):
-                bit = tables[T_SYM_BITS + 64 * s + cell]
-                w = path[row + PATH_IMAGES + 2 * s]
-                b = path[row + PATH_IMAGES + 2 * s + 1]
-                if removal:
-                    if white_changes:
-                        w &= ~bit
-                    else:
-                        b &= ~bit
-                elif white_changes:
-                    w |= bit
-                else:
-                    b |= bit
-                path[child_row + PATH_IMAGES + 2 * s] = w
-                path[child_row + PATH_IMAGES + 2 * s + 1] = b
-                if reduce and (w < ckw or (w == ckw and b < ckb)):
-                    ckw = w
-                    ckb = b
-                    child_sym = s
+        reduce = (pieces - 1 if m >= KERNEL_REMOVAL else pieces + 1) <= symmetry_pieces
+        child_images = row + PATH_WIDTH + PATH_IMAGES
+        if from_cache:
+            ckw = np.uint64(frames[cached + index])
+            ckb = np.uint64(frames[cached + MOVE_CODES + index])
+            child_sym = frames[cached + 2 * MOVE_CODES + index]
+        elif symmetry_pieces >= 0:
+            ckw, ckb, child_sym = _images(
+                path,
+                row + PATH_IMAGES,
+                child_images,
+                tables,
+                m,
+                side,
+                reduce,
+                child_w,
+                child_b,
+                True,
+            )
+        else:
+            ckw = child_w
+            ckb = child_b
+            child_sym = 0
         # about half the children are settled by their table entry alone: probe here and
         # skip the call for those (counted as the node the call would have been, with the
         # same statistics; under sight the call checks repetitions first)
@@ -677,6 +784,19 @@ def search(
                             ctl[S_MAX_PLY] = ply + 1
                     break
         if not settled:
+            if from_cache and symmetry_pieces >= 0:  # its own children need its images
+                _images(
+                    path,
+                    row + PATH_IMAGES,
+                    child_images,
+                    tables,
+                    m,
+                    side,
+                    reduce,
+                    child_w,
+                    child_b,
+                    True,
+                )
             c0, c1, c2, d0, d1, d2 = _child_counts(o0, o1, o2, p0, p1, p2, m, tables)
             child_score, flagged = search(
                 child_w,
