@@ -31,17 +31,27 @@ Negamax alpha-beta, fail-soft, exactly as :mod:`solvers.alphabeta` (read its doc
 * the transposition table is one uint64 array in 64-byte buckets of two slots: FULL key
   (white mask, black mask) plus side to move verified on every probe, bound flag
   EXACT/LOWER/UPPER, score, best move and log2 of the subtree's node count; slot 0 is
-  work-preferred, slot 1 always-replace; capacity fixed by ``tt_entries``;
+  work-preferred, slot 1 always-replace; capacity fixed by ``tt_entries``. A node probes
+  each child's entry itself and calls the search only for children that entry does not
+  settle (about half are settled; each still counts as one node, so node counts and table
+  statistics are those of a call per child). With a table far bigger than the caches a
+  probe is a wait for memory, about half a node's time on size 4; so before counting the
+  replies, a node computes every child's key and prefetches its bucket (``llvm.prefetch``),
+  and the visits find most buckets already in the cache;
 * move ordering: table move first, searched before the other moves are even ordered (it
   often cuts off alone), then (``mobility_ordering``, default) the moves that leave the
   opponent the fewest replies, ties by the history heuristic (moves that caused cut-offs).
   A child with no reply is a win found without searching, and the "fewest replies first"
-  order cuts the size-3 tree by a factor of about 16 (1.57 M -> 96 k nodes);
+  order cuts the size-3 tree by a factor of about 16 (1.57 M -> 96 k nodes). The moves are
+  picked one at a time (selection of the smallest key, the position in the list breaking
+  ties: the order of a stable sort) because most nodes cut off after the first move
+  (measured on size 4: 1.14 moves searched per cut-off, about 5 legal moves per node);
 * incremental control (adjacent rule): each node receives the bit-sliced vote counts of
   both players from its parent (a placement adds one vote around its cell, a removal takes
-  one away: a 3-bit bit-sliced increment on the six neighbours), so neither the node's move
-  generation nor counting a child's replies recomputes the twelve shifted boards and the
-  two adders; under ``sight`` a move changes whole rays and the counts are recomputed;
+  one away: a 3-bit bit-sliced increment on the six neighbours), so the node's move
+  generation does not recompute the twelve shifted boards and the two adders; a child's
+  reply count is two popcounts of masks prepared once per node (see "replies" in
+  :func:`search`); under ``sight`` a move changes whole rays and the counts are recomputed;
 * the compiled functions run without NRT reference counting (``solvers.kernels.table.
   compiled``): with it, every recursive call paid an atomic incref and decref per array
   argument, some 40% of a node's time;
@@ -51,8 +61,12 @@ Negamax alpha-beta, fail-soft, exactly as :mod:`solvers.alphabeta` (read its doc
   image (smallest (white, black) over the 12 board symmetries); the stored best move is
   kept in the canonical frame and mapped back on probe. The choice depends only on the
   position, so each position has one key. The 12 images travel down the search path in
-  ``path[ply]``, each move setting or clearing one bit per image (the root's come from
-  byte-chunk lookup tables) instead of transforming both boards at every node;
+  ``path``, each move setting or clearing one bit per image (the root's come from
+  byte-chunk lookup tables) instead of transforming both boards at every node; the parent
+  computes a child's images and key in one pass and passes the key down;
+* the recursive call takes five arrays (numba passes each as some seven machine words):
+  the read-only board tables in one array, the control array, the per-ply move lists, the
+  path and the table;
 * ``control=adjacent`` is acyclic (the potential argument of the claim control.termination),
   so the plain search is exact. Under ``control=sight`` cycles exist: a position repeated on
   the current path scores DRAW, and results that depended on such a cut-off are flagged and
@@ -72,8 +86,11 @@ import time
 from typing import Any
 
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.core import cgutils
 from numba.cpython.unsafe.numbers import trailing_zeros  # LLVM cttz intrinsic
+from numba.extending import intrinsic
 
 from cgt.boards.hexhex import HexBoard
 from cgt.errors import ParameterError, PositionError
@@ -151,12 +168,24 @@ CTL_LENGTH = HISTORY + 2 * MOVE_CODES
 G_VALID = 0
 G_PERIMETER = 1
 
-#: ``nbr[p]`` is the neighbour mask of padded cell ``p``; ``nbr[SYM_BITS + 64 * s + p]`` the
-#: padded bit of the image of ``p`` under symmetry ``s`` (the incremental canonical keys).
-SYM_BITS = 64
-#: ``path[ply]``: white, black, then the images of (white, black) under the 12 symmetries.
+# the search's read-only board tables, one uint64 array ``tables``: the geometry above (so
+# that ``tables`` serves as ``geo``), the neighbour mask of every padded cell (the adjacent
+# rule's incremental counts), the image bit of every padded cell under every symmetry (the
+# incremental canonical keys), and every move code's image under every symmetry and back
+T_NBR = 2
+T_SYM_BITS = T_NBR + 64
+T_PERM = T_SYM_BITS + 12 * 64
+T_PERM_BACK = T_PERM + 12 * MOVE_CODES
+TABLES_LENGTH = T_PERM_BACK + 12 * MOVE_CODES
+#: ``path[ply * PATH_WIDTH:]``: white, black, then the images of (white, black) under the
+#: 12 symmetries.
 PATH_IMAGES = 2
 PATH_WIDTH = PATH_IMAGES + 24
+#: ``frames[ply * FRAME_WIDTH:]``: the moves of the node at ``ply``, their order keys, then
+#: the children's table keys (white, black, symmetry) by the moves' original index.
+FRAME_WIDTH = 5 * MOVE_CODES
+#: Prefetch every child's table bucket while ordering the moves.
+PREFETCH = True
 
 
 # ------------------------------------------------------------------------- bit helpers
@@ -379,16 +408,101 @@ def _child_counts(
     p1: U64,
     p2: U64,
     move: I64,
-    nbr: np.ndarray,
+    tables: np.ndarray,
 ) -> tuple[U64, U64, U64, U64, U64, U64]:
     """Adjacent rule: the mover's and the opponent's vote counts after the mover plays
     ``move`` (a placement adds one own vote around the cell, a removal takes one opponent
     vote away): only the six neighbours change."""
     if move >= KERNEL_REMOVAL:
-        p0, p1, p2 = _subtract(p0, p1, p2, nbr[move - KERNEL_REMOVAL])
+        p0, p1, p2 = _subtract(p0, p1, p2, tables[T_NBR + move - KERNEL_REMOVAL])
     else:
-        o0, o1, o2 = _add(o0, o1, o2, nbr[move])
+        o0, o1, o2 = _add(o0, o1, o2, tables[T_NBR + move])
     return o0, o1, o2, p0, p1, p2
+
+
+@intrinsic
+def _prefetch(typingctx: Any, array: Any, index: Any) -> Any:
+    """Ask the processor to start loading ``array[index]`` into its caches (LLVM's
+    ``llvm.prefetch``, a hint: no effect on results)."""
+    signature = types.void(array, index)
+
+    def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
+        data = context.make_array(sig.args[0])(context, builder, args[0]).data
+        byte_pointer = ir.IntType(8).as_pointer()
+        i32 = ir.IntType(32)
+        function = cgutils.get_or_insert_function(
+            builder.module,
+            ir.FunctionType(ir.VoidType(), [byte_pointer, i32, i32, i32]),
+            "llvm.prefetch.p0i8",
+        )
+        address = builder.bitcast(builder.gep(data, [args[1]]), byte_pointer)
+        builder.call(function, [address, i32(0), i32(3), i32(1)])  # read, keep, data
+        return context.get_dummy_value()
+
+    return signature, codegen
+
+
+@njit(cache=True, inline="always")
+def _images(
+    path: np.ndarray,
+    images: I64,
+    child_images: I64,
+    tables: np.ndarray,
+    move: I64,
+    side: I64,
+    reduce: bool,
+    child_w: U64,
+    child_b: U64,
+    write: bool,
+) -> tuple[U64, U64, I64]:
+    """The table key of the child (``child_w``, ``child_b``) after ``move`` and the
+    symmetry giving it: its smallest image (canonical()) when ``reduce``, else the child
+    itself. Its images are the parent's (at ``path[images:]``) with one bit set or cleared
+    each; ``write`` stores them at ``path[child_images:]`` for the child's own children."""
+    removal = move >= KERNEL_REMOVAL
+    cell = move - KERNEL_REMOVAL if removal else move
+    white_changes = (side == 0) != removal
+    key_w = child_w
+    key_b = child_b
+    key_sym = 0
+    for s in range(12):
+        bit = tables[T_SYM_BITS + 64 * s + cell]
+        w = path[images + 2 * s]
+        b = path[images + 2 * s + 1]
+        if removal:
+            if white_changes:
+                w &= ~bit
+            else:
+                b &= ~bit
+        elif white_changes:
+            w |= bit
+        else:
+            b |= bit
+        if write:
+            path[child_images + 2 * s] = w
+            path[child_images + 2 * s + 1] = b
+        if reduce and (w < key_w or (w == key_w and b < key_b)):
+            key_w = w
+            key_b = b
+            key_sym = s
+    return key_w, key_b, key_sym
+
+
+@compiled
+def root_key(
+    white: U64, black: U64, sym_tables: np.ndarray, ctl: np.ndarray, path: np.ndarray
+) -> tuple[U64, U64, I64]:
+    """Fill the root's row of the search path (the position and its 12 images) and return
+    its table key and the symmetry giving it (what a parent passes to :func:`search`)."""
+    chunks = ctl[C_CHUNKS]
+    path[0] = white
+    path[1] = black
+    for s in range(12):
+        path[PATH_IMAGES + 2 * s] = _transform(white, s, sym_tables, chunks)
+        path[PATH_IMAGES + 2 * s + 1] = _transform(black, s, sym_tables, chunks)
+    if ctl[C_SYMMETRY_PIECES] < 0 or popcount(white | black) > ctl[C_SYMMETRY_PIECES]:
+        return white, black, 0
+    return canonical(white, black, sym_tables, chunks)
 
 
 @compiled
@@ -399,28 +513,31 @@ def search(
     alpha: I64,
     beta: I64,
     ply: I64,
+    kw: U64,
+    kb: U64,
+    sym: I64,
     o0: U64,
     o1: U64,
     o2: U64,
     p0: U64,
     p1: U64,
     p2: U64,
-    geo: np.ndarray,
-    nbr: np.ndarray,
-    sym_tables: np.ndarray,
-    perm: np.ndarray,
+    tables: np.ndarray,
     ctl: np.ndarray,
-    move_buffer: np.ndarray,
-    order_keys: np.ndarray,
+    frames: np.ndarray,
     path: np.ndarray,
     tt: np.ndarray,
 ) -> tuple[I64, bool]:
     """Fail-soft negamax score of the position for ``side`` and whether it is flagged
     (depended on a repetition cut-off or an exhausted node budget, hence never stored).
 
-    ``o*``/``p*``: the bit-sliced vote counts of the player to move and of the opponent
-    (:func:`vote_counts`), kept incrementally from the parent under the adjacent rule; the
-    sight rule recomputes them here (a move changes the rays through its cell)."""
+    ``kw``, ``kb``: the position's table key (its canonical image when symmetry applies,
+    ``sym`` the symmetry giving it), computed by the parent together with the images in
+    ``path`` (:func:`root_key` at the root). ``o*``/``p*``: the bit-sliced vote counts of the
+    player to move and of the opponent (:func:`vote_counts`), kept incrementally from the
+    parent under the adjacent rule; the sight rule recomputes them here (a move changes the
+    rays through its cell). Few array arguments on purpose: numba passes every array as
+    some seven words, and this call runs once per node."""
     ctl[S_NODES] += 1
     if ctl[S_NODES] > ctl[S_NODE_LIMIT]:
         ctl[S_ABORTED] = 1
@@ -429,34 +546,13 @@ def search(
         ctl[S_MAX_PLY] = ply
     remoteness = ctl[C_REMOTENESS]
     sight = ctl[C_SIGHT]
+    row = ply * PATH_WIDTH
     if sight != 0:
-        for p in range(ply - 2, -1, -2):  # a repetition has the same side to move
-            if path[p, 0] == white and path[p, 1] == black:
+        for p in range(row - 2 * PATH_WIDTH, -1, -2 * PATH_WIDTH):  # same side to move
+            if path[p] == white and path[p + 1] == black:
                 ctl[S_REPETITIONS] += 1
                 return 0, True
     occupied = white | black
-    symmetry_pieces = ctl[C_SYMMETRY_PIECES]
-    kw = white
-    kb = black
-    sym = 0
-    if symmetry_pieces >= 0:
-        # the images of the position under the 12 symmetries come from the parent (one
-        # bit changed per image); at the root they are computed here
-        if ply == 0:
-            chunks = ctl[C_CHUNKS]
-            for s in range(12):
-                path[0, PATH_IMAGES + 2 * s] = _transform(white, s, sym_tables, chunks)
-                path[0, PATH_IMAGES + 2 * s + 1] = _transform(black, s, sym_tables, chunks)
-        if popcount(occupied) <= symmetry_pieces:  # canonical(): the smallest image
-            for s in range(1, 12):
-                tw = path[ply, PATH_IMAGES + 2 * s]
-                if tw > kw:
-                    continue
-                tb = path[ply, PATH_IMAGES + 2 * s + 1]
-                if tw < kw or tb < kb:
-                    kw = tw
-                    kb = tb
-                    sym = s
     base = bucket_base(kw, kb, side, ctl[C_BUCKET_MASK])
     ctl[S_PROBES] += 1
     table_move: I64 = -1
@@ -472,7 +568,7 @@ def search(
                 or (stored_flag == UPPER and stored <= alpha)
             ):
                 return stored, False
-            table_move = np.int64(perm[1, sym, entry_move(data)])
+            table_move = np.int64(tables[T_PERM_BACK + sym * MOVE_CODES + entry_move(data)])
             break
     if ply >= ctl[C_MAX_PLY]:
         ctl[S_OVERFLOW] = 1
@@ -484,23 +580,25 @@ def search(
         own = black
         opp = white
     if sight != 0:
-        o0, o1, o2, p0, p1, p2 = vote_counts(own, opp, geo, ctl)
-    valid = geo[G_VALID]
+        o0, o1, o2, p0, p1, p2 = vote_counts(own, opp, tables, ctl)
+    valid = tables[G_VALID]
     # legal moves from the counts (generate_moves, without recomputing the control masks)
-    moves = move_buffer[ply]
+    frame = ply * FRAME_WIDTH
+    mine = _greater(o0, o1, o2, p0, p1, p2)
+    theirs = _greater(p0, p1, p2, o0, o1, o2)
     if occupied == _U0 and side == 0 and ctl[C_PERIMETER_OPENING] == 1:
-        placements = geo[G_PERIMETER]
+        placements = tables[G_PERIMETER]
         removals = _U0
     else:
-        placements = valid & ~occupied & ~_greater(p0, p1, p2, o0, o1, o2)
-        removals = opp & _greater(o0, o1, o2, p0, p1, p2)
+        placements = valid & ~occupied & ~theirs
+        removals = opp & mine
     count = 0
     while placements:
-        moves[count] = trailing_zeros(placements)  # type: ignore[call-arg]
+        frames[frame + count] = trailing_zeros(placements)  # type: ignore[call-arg]
         count += 1
         placements &= placements - _U1
     while removals:
-        moves[count] = KERNEL_REMOVAL + trailing_zeros(removals)  # type: ignore[call-arg]
+        frames[frame + count] = KERNEL_REMOVAL + trailing_zeros(removals)  # type: ignore[call-arg]
         count += 1
         removals &= removals - _U1
     if count == 0:  # normal play: no legal move loses
@@ -509,20 +607,24 @@ def search(
     # ordering: the table move first, searched before the others are even ordered (it
     # often cuts off alone); then, with mobility ordering, the moves leaving the opponent
     # fewest replies (a reply-less child is a win nothing beats: return at once), ties and
-    # plain ordering by history (moves that caused cut-offs). Insertion sort.
+    # plain ordering by history (moves that caused cut-offs).
     history = HISTORY + side * MOVE_CODES
     mobility = ctl[C_MOBILITY]
-    keys = order_keys[ply]
+    keys = frame + MOVE_CODES
+    cached = keys + MOVE_CODES  # children's keys (white, black, symmetry) by move index
     start = 0
     if table_move >= 0:
         for i in range(count):
-            if moves[i] == table_move:
-                moves[i] = moves[0]
-                moves[0] = table_move
+            if frames[frame + i] == table_move:
+                frames[frame + i] = frames[frame]
+                frames[frame] = table_move
                 start = 1
                 break
-    path[ply, 0] = white
-    path[ply, 1] = black
+    path[row] = white
+    path[row + 1] = black
+    symmetry_pieces = ctl[C_SYMMETRY_PIECES]
+    # the children's piece count: every move adds or removes one piece
+    pieces = popcount(occupied)
     original_alpha = alpha
     nodes_before = ctl[S_NODES]
     best = -INFINITY
@@ -530,28 +632,71 @@ def search(
     best_flagged = False
     any_flagged = False
     child_alpha = -toward_leaf(beta, remoteness)
+    prefetch = PREFETCH and sight == 0
     i = 0
     while i < count:
         if i == start:  # order the moves after the table move (once: start is passed)
+            # replies (adjacent rule): every move gives me one vote more than now (a placement)
+            # or the opponent one fewer (a removal) on the six neighbours of its cell and
+            # changes no other count. On such a neighbour I then control it iff my votes >= the
+            # opponent's now (tip_mine), and the opponent loses control iff its votes are mine
+            # plus one now (tip_theirs). So the opponent's replies in the child are the cells it
+            # may place on now (opp_places) minus the neighbours that tip to me (and the placed
+            # cell), plus my pieces it may remove now (opp_removes) minus the neighbours that
+            # tip away from it: two popcounts per move instead of recounting every cell.
+            opp_places = valid & ~occupied & ~mine
+            opp_removes = own & theirs
+            tip_mine = ~theirs
+            plus0 = ~o0  # my counts plus one (at most 6 + 1: three bits suffice)
+            plus1 = o1 ^ o0
+            plus2 = o2 ^ (o1 & o0)
+            tip_theirs = ~((p0 ^ plus0) | (p1 ^ plus1) | (p2 ^ plus2))
+            if prefetch:
+                # every child's key, kept for the visit, and its table bucket on its way
+                # while the replies below are counted: the buckets are far apart in memory,
+                # and a visit that finds its bucket in the cache skips a long wait
+                for k in range(start, count):
+                    m = frames[frame + k]
+                    child_w, child_b = _child(white, black, side, m)
+                    if symmetry_pieces >= 0:
+                        ckw, ckb, child_sym = _images(
+                            path,
+                            row + PATH_IMAGES,
+                            0,
+                            tables,
+                            m,
+                            side,
+                            (pieces - 1 if m >= KERNEL_REMOVAL else pieces + 1) <= symmetry_pieces,
+                            child_w,
+                            child_b,
+                            False,
+                        )
+                    else:
+                        ckw = child_w
+                        ckb = child_b
+                        child_sym = 0
+                    frames[cached + k] = np.int64(ckw)
+                    frames[cached + MOVE_CODES + k] = np.int64(ckb)
+                    frames[cached + 2 * MOVE_CODES + k] = child_sym
+                    _prefetch(tt, bucket_base(ckw, ckb, 1 - side, ctl[C_BUCKET_MASK]))  # type: ignore[call-arg]
             for k in range(start, count):
-                m = np.int64(moves[k])
+                m = frames[frame + k]
                 key = -min(ctl[history + m], HISTORY_CAP)
                 if mobility != 0:
                     if sight != 0:
                         child_w, child_b = _child(white, black, side, m)
-                        replies = count_moves(child_w, child_b, 1 - side, geo, ctl)
-                    elif m >= KERNEL_REMOVAL:  # the opponent loses a piece and its votes
-                        bit = _U1 << np.uint64(m - KERNEL_REMOVAL)
-                        q0, q1, q2 = _subtract(p0, p1, p2, nbr[m - KERNEL_REMOVAL])
-                        replies = popcount(
-                            valid & ~(occupied ^ bit) & ~_greater(o0, o1, o2, q0, q1, q2)
-                        ) + popcount(own & _greater(q0, q1, q2, o0, o1, o2))
-                    else:  # the mover gains a piece and its votes
-                        bit = _U1 << np.uint64(m)
-                        q0, q1, q2 = _add(o0, o1, o2, nbr[m])
-                        replies = popcount(
-                            valid & ~(occupied | bit) & ~_greater(q0, q1, q2, p0, p1, p2)
-                        ) + popcount((own | bit) & _greater(p0, p1, p2, q0, q1, q2))
+                        replies = count_moves(child_w, child_b, 1 - side, tables, ctl)
+                    elif m >= KERNEL_REMOVAL:  # see "replies" above; the cell stays mine
+                        around = tables[T_NBR + m - KERNEL_REMOVAL]
+                        replies = popcount(opp_places & ~(around & tip_mine)) + popcount(
+                            opp_removes & ~(around & tip_theirs)
+                        )
+                    else:  # the placed piece's cell is no longer empty
+                        around = tables[T_NBR + m]
+                        taken = _U1 << np.uint64(m)
+                        replies = popcount(opp_places & ~(around & tip_mine) & ~taken) + popcount(
+                            opp_removes & ~(around & tip_theirs)
+                        )
                     if replies == 0:
                         store(
                             tt,
@@ -561,69 +706,120 @@ def search(
                             side,
                             EXACT,
                             max_score,
-                            np.int64(perm[0, sym, m]),
+                            np.int64(tables[T_PERM + sym * MOVE_CODES + m]),
                             ctl[S_NODES] - nodes_before + 1,
                             ctl,
                         )
                         return max_score, False
                     key += replies * (HISTORY_CAP + 1)
-                keys[k] = key
-            for k in range(start + 1, count):
-                m = moves[k]
-                key = keys[k]
-                j = k - 1
-                while j >= start and keys[j] > key:
-                    moves[j + 1] = moves[j]
-                    keys[j + 1] = keys[j]
-                    j -= 1
-                moves[j + 1] = m
-                keys[j + 1] = key
-        m = np.int64(moves[i])
+                # the position breaks ties: the order of a stable sort, with unique keys
+                frames[keys + k] = key * MOVE_CODES + k
+        if i >= start:  # selection: a cut-off after a move or two leaves the rest unsorted
+            chosen = i
+            smallest = frames[keys + i]
+            for k in range(i + 1, count):
+                if frames[keys + k] < smallest:
+                    smallest = frames[keys + k]
+                    chosen = k
+            m = frames[frame + chosen]
+            frames[frame + chosen] = frames[frame + i]
+            frames[frame + i] = m
+            frames[keys + chosen] = frames[keys + i]
+            frames[keys + i] = smallest
+        m = frames[frame + i]
+        # the key computed while ordering (the low bits of the order key: the move's index
+        # then), or computed now together with the child's images
+        from_cache = prefetch and i >= start
+        index = frames[keys + i] & (MOVE_CODES - 1)
         i += 1
         child_w, child_b = _child(white, black, side, m)
-        c0, c1, c2, d0, d1, d2 = _child_counts(o0, o1, o2, p0, p1, p2, m, nbr)
-        if symmetry_pieces >= 0:  # the child's images: one bit set or cleared in each
-            removal = m >= KERNEL_REMOVAL
-            cell = m - KERNEL_REMOVAL if removal else m
-            white_changes = (side == 0) != removal
-            for s in range(12):
-                bit = nbr[SYM_BITS + 64 * s + cell]
-                w = path[ply, PATH_IMAGES + 2 * s]
-                b = path[ply, PATH_IMAGES + 2 * s + 1]
-                if removal:
-                    if white_changes:
-                        w &= ~bit
-                    else:
-                        b &= ~bit
-                elif white_changes:
-                    w |= bit
-                else:
-                    b |= bit
-                path[ply + 1, PATH_IMAGES + 2 * s] = w
-                path[ply + 1, PATH_IMAGES + 2 * s + 1] = b
-        child_score, flagged = search(
-            child_w,
-            child_b,
-            1 - side,
-            child_alpha,
-            -toward_leaf(alpha, remoteness),
-            ply + 1,
-            d0,  # the opponent moves next: its counts first
-            d1,
-            d2,
-            c0,
-            c1,
-            c2,
-            geo,
-            nbr,
-            sym_tables,
-            perm,
-            ctl,
-            move_buffer,
-            order_keys,
-            path,
-            tt,
-        )
+        reduce = (pieces - 1 if m >= KERNEL_REMOVAL else pieces + 1) <= symmetry_pieces
+        child_images = row + PATH_WIDTH + PATH_IMAGES
+        if from_cache:
+            ckw = np.uint64(frames[cached + index])
+            ckb = np.uint64(frames[cached + MOVE_CODES + index])
+            child_sym = frames[cached + 2 * MOVE_CODES + index]
+        elif symmetry_pieces >= 0:
+            ckw, ckb, child_sym = _images(
+                path,
+                row + PATH_IMAGES,
+                child_images,
+                tables,
+                m,
+                side,
+                reduce,
+                child_w,
+                child_b,
+                True,
+            )
+        else:
+            ckw = child_w
+            ckb = child_b
+            child_sym = 0
+        # about half the children are settled by their table entry alone: probe here and
+        # skip the call for those (counted as the node the call would have been, with the
+        # same statistics; under sight the call checks repetitions first)
+        child_beta = -toward_leaf(alpha, remoteness)
+        settled = False
+        child_score = 0
+        flagged = False
+        if sight == 0 and ctl[S_NODES] < ctl[S_NODE_LIMIT]:
+            child_base = bucket_base(ckw, ckb, 1 - side, ctl[C_BUCKET_MASK])
+            for at in (child_base, child_base + SLOT_WORDS):
+                if holds(tt, at, ckw, ckb, 1 - side):
+                    data = tt[at + 2]
+                    stored_flag = entry_flag(data)
+                    stored = entry_score(data)
+                    if (
+                        stored_flag == EXACT
+                        or (stored_flag == LOWER and stored >= child_beta)
+                        or (stored_flag == UPPER and stored <= child_alpha)
+                    ):
+                        settled = True
+                        child_score = stored
+                        ctl[S_NODES] += 1
+                        ctl[S_PROBES] += 1
+                        ctl[S_HITS] += 1
+                        if ply + 1 > ctl[S_MAX_PLY]:
+                            ctl[S_MAX_PLY] = ply + 1
+                    break
+        if not settled:
+            if from_cache and symmetry_pieces >= 0:  # its own children need its images
+                _images(
+                    path,
+                    row + PATH_IMAGES,
+                    child_images,
+                    tables,
+                    m,
+                    side,
+                    reduce,
+                    child_w,
+                    child_b,
+                    True,
+                )
+            c0, c1, c2, d0, d1, d2 = _child_counts(o0, o1, o2, p0, p1, p2, m, tables)
+            child_score, flagged = search(
+                child_w,
+                child_b,
+                1 - side,
+                child_alpha,
+                child_beta,
+                ply + 1,
+                ckw,
+                ckb,
+                child_sym,
+                d0,  # the opponent moves next: its counts first
+                d1,
+                d2,
+                c0,
+                c1,
+                c2,
+                tables,
+                ctl,
+                frames,
+                path,
+                tt,
+            )
         if ctl[S_OVERFLOW] != 0 or ctl[S_ABORTED] != 0:
             return 0, True
         score = toward_root(-child_score, remoteness)
@@ -658,7 +854,7 @@ def search(
             side,
             flag,
             best,
-            np.int64(perm[0, sym, best_move]),
+            np.int64(tables[T_PERM + sym * MOVE_CODES + best_move]),
             ctl[S_NODES] - nodes_before,
             ctl,
         )
@@ -913,29 +1109,22 @@ class ControlKernel(CompiledKernel):
             [self.to_padded(board.full_mask), self.to_padded(board.perimeter_mask)],
             dtype=np.uint64,
         )
-        #: neighbour mask of every padded cell (the adjacent rule's incremental counts),
-        #: then the image bit of every padded cell under every symmetry (see SYM_BITS)
-        self.nbr = np.zeros(SYM_BITS + 12 * 64, dtype=np.uint64)
+        self.tables = np.zeros(TABLES_LENGTH, dtype=np.uint64)
+        self.tables[:T_NBR] = self.geo
         for c, p in enumerate(self.padded):
-            self.nbr[p] = self.to_padded(board.neighbour_mask[c])
+            self.tables[T_NBR + p] = self.to_padded(board.neighbour_mask[c])
             for s in range(12):
-                self.nbr[SYM_BITS + 64 * s + p] = np.uint64(1) << np.uint64(
-                    self.padded[board.symmetries[s][c]]
-                )
+                image = self.padded[board.symmetries[s][c]]
+                self.tables[T_SYM_BITS + 64 * s + p] = np.uint64(1) << np.uint64(image)
+                for offset in (0, KERNEL_REMOVAL):
+                    self.tables[T_PERM + s * MOVE_CODES + offset + p] = offset + image
+                    self.tables[T_PERM_BACK + s * MOVE_CODES + offset + image] = offset + p
         self.sym_tables = np.zeros((12, chunks, 256), dtype=np.uint64)
         for s in range(12):
             for k in range(chunks):
                 for v in range(256):
                     mask = self.from_padded((v << (8 * k)) & int(self.geo[G_VALID]))
                     self.sym_tables[s, k, v] = self.to_padded(board.transform_mask(mask, s))
-        # perm[0, s]: move code -> its image under s; perm[1, s]: the inverse
-        self.perm = np.zeros((2, 12, MOVE_CODES), dtype=np.int16)
-        for s in range(12):
-            for c in range(board.size):
-                here, image = self.padded[c], self.padded[board.symmetries[s][c]]
-                for offset in (0, KERNEL_REMOVAL):
-                    self.perm[0, s, offset + here] = offset + image
-                    self.perm[1, s, offset + image] = offset + here
         self.tt, self.capacity, bucket_mask = new_table(tt_entries)
         self.ctl = np.zeros(CTL_LENGTH, dtype=np.int64)
         self.ctl[C_STRIDE] = stride
@@ -948,14 +1137,12 @@ class ControlKernel(CompiledKernel):
         self.ctl[C_CHUNKS] = chunks
         self.ctl[C_RAY_STEPS] = 2 * m
         self.ctl[C_MOBILITY] = 1 if mobility_ordering else 0
-        self.move_buffer = np.zeros((max_ply + 1, MOVE_CODES), dtype=np.int16)
-        self.order_keys = np.zeros((max_ply + 1, MOVE_CODES), dtype=np.int64)
-        self.path = np.zeros((max_ply + 1, PATH_WIDTH), dtype=np.uint64)
-        self.numbers = (
-            np.zeros((max_ply + 1, 2, MOVE_CODES), dtype=np.int64)
-            if method == "dfpn"
-            else np.zeros((1, 2, 1), dtype=np.int64)
-        )
+        dfpn_plies = max_ply + 1 if method == "dfpn" else 1
+        self.move_buffer = np.zeros((dfpn_plies, MOVE_CODES), dtype=np.int16)
+        self.numbers = np.zeros((dfpn_plies, 2, MOVE_CODES), dtype=np.int64)
+        alphabeta_plies = max_ply + 1 if method == "alphabeta" else 1
+        self.frames = np.zeros(alphabeta_plies * FRAME_WIDTH, dtype=np.int64)
+        self.path = np.zeros(alphabeta_plies * PATH_WIDTH, dtype=np.uint64)
 
     # ---------------------------------------------------------------- conversions
     def to_padded(self, mask: int) -> int:
@@ -1027,6 +1214,7 @@ class ControlKernel(CompiledKernel):
         # numba boxes uint64 results as Python ints: back to uint64 (an int64 argument
         # would retype the whole search)
         o0, o1, o2, p0, p1, p2 = (np.uint64(c) for c in vote_counts(own, opp, self.geo, self.ctl))
+        kw, kb, sym = root_key(white, black, self.sym_tables, self.ctl, self.path)
         value, _ = search(
             white,
             black,
@@ -1034,19 +1222,18 @@ class ControlKernel(CompiledKernel):
             alpha,
             beta,
             0,
+            np.uint64(kw),
+            np.uint64(kb),
+            sym,
             o0,
             o1,
             o2,
             p0,
             p1,
             p2,
-            self.geo,
-            self.nbr,
-            self.sym_tables,
-            self.perm,
+            self.tables,
             self.ctl,
-            self.move_buffer,
-            self.order_keys,
+            self.frames,
             self.path,
             self.tt,
         )
