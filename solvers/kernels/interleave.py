@@ -232,8 +232,8 @@ def _placement_options(
 ) -> tuple[I64, I64, I64]:
     """``turns=pass``: (smallest remoteness of a placement child its mover loses, largest of
     the other children, 1 if a child is unsolved) for ``side`` placing on ``cells``."""
-    best = NO_WIN
-    worst = -1
+    best: I64 = NO_WIN
+    worst: I64 = -1
     missing = 0
     while cells != _U0:
         cell = _low(cells)
@@ -245,9 +245,9 @@ def _placement_options(
             continue
         remoteness = (code - SOLVED_BASE) >> 1
         if code & 1:  # the child's mover, the opponent, loses
-            best = min(best, remoteness)
+            best = remoteness if remoteness < best else best
         else:
-            worst = max(worst, remoteness)
+            worst = remoteness if remoteness > worst else worst
     return best, worst, missing
 
 
@@ -323,8 +323,8 @@ def evaluate_loser(
     cells = red_open if mover == 0 else black_open
     if cells == _U0:
         return _code(1, 0) | (MOVER_BIT * mover)
-    best = NO_WIN
-    worst = -1
+    best: I64 = NO_WIN
+    worst: I64 = -1
     while cells != _U0:
         cell = _low(cells)
         cells &= cells - _U1
@@ -337,9 +337,9 @@ def evaluate_loser(
         child_loses = code & 1
         # the same player may move again: then the child's value is the parent's
         if (child_mover == mover) != (child_loses == 1):
-            best = min(best, remoteness)
+            best = remoteness if remoteness < best else best
         else:
-            worst = max(worst, remoteness)
+            worst = remoteness if remoteness > worst else worst
     return _from_options(best, worst) | (MOVER_BIT * mover)
 
 
@@ -559,7 +559,9 @@ class InterleaveSpace:
             black = np.concatenate([black, black, black | bit])
         return red, black
 
-    def _args(self) -> tuple[Any, ...]:
+    def _args(
+        self,
+    ) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         return (
             self.full,
             self.cfg,
@@ -570,7 +572,7 @@ class InterleaveSpace:
             self.pow3,
         )
 
-    def _decode_args(self) -> tuple[np.ndarray, ...]:
+    def _decode_args(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         return (self.low_red, self.low_black, self.high_red, self.high_black)
 
     # ---------------------------------------------------------------- positions
@@ -862,3 +864,116 @@ def solve_interleave(
             "memory": format_bytes(bytes_used),
         },
     )
+
+
+# ------------------------------------------------------------------ every setup at once
+def _red_wins(value: np.ndarray, ranks: np.ndarray, loser: bool, first: int) -> np.ndarray:
+    """Per rank (a setup of the full space): whether Red wins it with ``first`` to move
+    (``turns=pass``) or the loser to move (``turns=loser``)."""
+    if loser:
+        codes = value[ranks]
+        black_moves = codes >= MOVER_BIT
+        mover_loses = (codes & 1) == 1
+        return black_moves == mover_loses
+    mover_loses = (value[2 * ranks + first] & 1) == 1
+    return mover_loses if first == 1 else ~mover_loses
+
+
+def solve_every_setup(
+    size: int,
+    win: str = "stones",
+    turns: str = "pass",
+    *,
+    progress: ProgressCallback | None = None,
+    max_seconds: float | None = None,
+) -> dict[str, Any]:
+    """Solve every placement of the size-``size`` board in one sweep and count, over the pie
+    setups (any stones, at least one black), those Red wins: every setup, and the setups up
+    to the board's 12 symmetries (by Burnside's lemma: the winner is the same on a whole
+    orbit, so the Red-won orbits are the average over the symmetries of the Red-won setups
+    each one fixes). Under ``turns=pass`` one sweep answers both ``first`` players."""
+    from cgt.games.interleave import Interleave
+
+    game = Interleave(size=size, win=win, turns=turns)
+    space = InterleaveSpace(game)
+    started = time.perf_counter()
+    space.solve(progress=progress, max_seconds=max_seconds)
+    sweep_seconds = time.perf_counter() - started
+    assert space.value is not None
+    value = space.value
+    cells = space.cells
+    pow3 = np.array([3**j for j in range(cells)], dtype=np.int64)
+    symmetries = space.board.symmetries
+    firsts = {"loser": 0} if space.loser else {"red first": 0, "black first": 1}
+    counts: dict[str, dict[str, int]] = {}
+    for label, first in firsts.items():
+        red_won_setups = 0
+        red_won_orbit_sum = 0
+        setups = 0
+        orbit_sum = 0
+        for g, perm in enumerate(symmetries):
+            ranks, has_black = _fixed_placements(perm, pow3)
+            if g == 0:
+                continue  # the identity fixes every placement: counted by chunks below
+            won = _red_wins(value, ranks[has_black], space.loser, first)
+            red_won_orbit_sum += int(won.sum())
+            orbit_sum += int(has_black.sum())
+        chunk = 1 << 24
+        for low in range(0, space.ranks, chunk):
+            ranks = np.arange(low, min(space.ranks, low + chunk), dtype=np.int64)
+            red_won_setups += int(_red_wins(value, ranks, space.loser, first).sum())
+        no_black = _no_black_ranks(pow3)
+        red_won_setups -= int(_red_wins(value, no_black, space.loser, first).sum())
+        setups = space.ranks - no_black.size
+        red_won_orbit_sum += red_won_setups
+        orbit_sum += setups
+        if orbit_sum % len(symmetries) or red_won_orbit_sum % len(symmetries):
+            raise AssertionError("Burnside sums are not multiples of the group order")
+        counts[label] = {
+            "setups": setups,
+            "red_wins": red_won_setups,
+            "setups_up_to_symmetry": orbit_sum // len(symmetries),
+            "red_wins_up_to_symmetry": red_won_orbit_sum // len(symmetries),
+        }
+    return {
+        "size": size,
+        "win": win,
+        "turns": turns,
+        "placements": space.ranks,
+        "bytes": space.bytes_needed(),
+        "seconds_per_phase": {k: round(v, 3) for k, v in space.seconds.items()},
+        "sweep_seconds": round(sweep_seconds, 3),
+        "placements_per_second": round(space.ranks / sweep_seconds),
+        "counts": counts,
+    }
+
+
+def _fixed_placements(perm: tuple[int, ...], pow3: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Ranks of the placements a symmetry fixes (one colour per cycle of the permutation)
+    and whether each holds a black stone."""
+    seen: set[int] = set()
+    cycle_weights = []
+    for start in range(len(perm)):
+        if start in seen:
+            continue
+        weight = 0
+        cell = start
+        while cell not in seen:
+            seen.add(cell)
+            weight += int(pow3[cell])
+            cell = perm[cell]
+        cycle_weights.append(weight)
+    ranks = np.zeros(1, dtype=np.int64)
+    has_black = np.zeros(1, dtype=bool)
+    for weight in cycle_weights:
+        ranks = np.concatenate([ranks, ranks + weight, ranks + 2 * weight])
+        has_black = np.concatenate([has_black, has_black, np.ones_like(has_black)])
+    return ranks, has_black
+
+
+def _no_black_ranks(pow3: np.ndarray) -> np.ndarray:
+    """Ranks of the placements with red stones only (every digit 0 or 1)."""
+    ranks = np.zeros(1, dtype=np.int64)
+    for weight in pow3:
+        ranks = np.concatenate([ranks, ranks + weight])
+    return ranks
