@@ -55,7 +55,7 @@ from typing import Any
 
 import numpy as np
 from numba import njit
-from numba.cpython.unsafe.numbers import trailing_zeros  # LLVM cttz intrinsic
+from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros  # LLVM intrinsics
 
 from cgt.errors import CGTError, ParameterError, PositionError
 from cgt.protocol import Game, Outcome
@@ -122,28 +122,30 @@ def _low(mask: U64) -> I64:
 
 # ------------------------------------------------------------------------------- rules
 @njit(cache=True)
-def open_cells(
-    red: U64, black: U64, full: U64, rays: np.ndarray, ray_len: np.ndarray
-) -> tuple[U64, U64]:
+def open_cells(red: U64, black: U64, full: U64, ray_mask: np.ndarray) -> tuple[U64, U64]:
     """(cells Red may take, cells Black may take): empty cells seen by strictly more
     opponent stones than own stones, a cell's seers being the first stone of each ray."""
     red_open = _U0
     black_open = _U0
-    empty = full & ~(red | black)
+    occupied = red | black
+    empty = full & ~occupied
     while empty != _U0:
         cell = _low(empty)
         empty &= empty - _U1
         red_seers = 0
         black_seers = 0
-        for d in range(6):
-            for j in range(ray_len[cell, d]):
-                seen = _bit(rays[cell, d, j])
-                if red & seen != _U0:
-                    red_seers += 1
-                    break
-                if black & seen != _U0:
-                    black_seers += 1
-                    break
+        # branch-free: the stone colours are data the branch predictor cannot guess
+        for d in (0, 4, 5):  # E, SW, SE: away to higher cell numbers, nearest lowest
+            hits = occupied & ray_mask[cell, d]
+            seer = hits & (~hits + _U1)
+            red_seers += (red & seer) != _U0
+            black_seers += (black & seer) != _U0
+        for d in (1, 2, 3):  # NE, NW, W: the nearest is the highest cell number
+            hits = occupied & ray_mask[cell, d]
+            top = np.uint64(63 - leading_zeros(hits | _U1))  # type: ignore[call-arg]
+            seer = (_U1 << top) & hits
+            red_seers += (red & seer) != _U0
+            black_seers += (black & seer) != _U0
         if black_seers > red_seers:
             red_open |= _bit(cell)
         elif red_seers > black_seers:
@@ -268,8 +270,7 @@ def evaluate_pass(
     black: U64,
     full: U64,
     cfg: np.ndarray,
-    rays: np.ndarray,
-    ray_len: np.ndarray,
+    ray_mask: np.ndarray,
     neighbours: np.ndarray,
     free_index: np.ndarray,
     pow3: np.ndarray,
@@ -280,7 +281,7 @@ def evaluate_pass(
 ) -> I64:
     """``turns=pass``: the codes of the four states of a placement whose children are solved,
     ``codes[2 * passes + side]``. Returns 0, or 1 when a child is not solved (a bug)."""
-    red_open, black_open = open_cells(red, black, full, rays, ray_len)
+    red_open, black_open = open_cells(red, black, full, ray_mask)
     lead = leader(red, black, cfg[C_GROUPS], neighbours, red_hist, black_hist)
     red_win, red_loss, red_missing = _placement_options(rank, red_open, 0, free_index, pow3, value)
     black_win, black_loss, black_missing = _placement_options(
@@ -307,8 +308,7 @@ def evaluate_loser(
     black: U64,
     full: U64,
     cfg: np.ndarray,
-    rays: np.ndarray,
-    ray_len: np.ndarray,
+    ray_mask: np.ndarray,
     neighbours: np.ndarray,
     free_index: np.ndarray,
     pow3: np.ndarray,
@@ -319,7 +319,7 @@ def evaluate_loser(
     """``turns=loser``: the code of a placement whose children are solved, with
     :data:`MOVER_BIT` set when Black moves; -1 when a child is not solved (a bug)."""
     mover = 1 - leader(red, black, cfg[C_GROUPS], neighbours, red_hist, black_hist)
-    red_open, black_open = open_cells(red, black, full, rays, ray_len)
+    red_open, black_open = open_cells(red, black, full, ray_mask)
     cells = red_open if mover == 0 else black_open
     if cells == _U0:
         return _code(1, 0) | (MOVER_BIT * mover)
@@ -349,8 +349,7 @@ def mark_reached(
     last: I64,
     full: U64,
     cfg: np.ndarray,
-    rays: np.ndarray,
-    ray_len: np.ndarray,
+    ray_mask: np.ndarray,
     neighbours: np.ndarray,
     free_index: np.ndarray,
     pow3: np.ndarray,
@@ -372,7 +371,7 @@ def mark_reached(
             continue
         reached += 1
         red, black = _decode(rank, cfg, low_red, low_black, high_red, high_black)
-        red_open, black_open = open_cells(red, black, full, rays, ray_len)
+        red_open, black_open = open_cells(red, black, full, ray_mask)
         if cfg[C_LOSER]:
             mover = 1 - leader(red, black, cfg[C_GROUPS], neighbours, red_hist, black_hist)
             if mover == 0:
@@ -397,8 +396,7 @@ def sweep(
     only_reached: bool,
     full: U64,
     cfg: np.ndarray,
-    rays: np.ndarray,
-    ray_len: np.ndarray,
+    ray_mask: np.ndarray,
     neighbours: np.ndarray,
     free_index: np.ndarray,
     pow3: np.ndarray,
@@ -429,8 +427,7 @@ def sweep(
                 black,
                 full,
                 cfg,
-                rays,
-                ray_len,
+                ray_mask,
                 neighbours,
                 free_index,
                 pow3,
@@ -449,8 +446,7 @@ def sweep(
                 black,
                 full,
                 cfg,
-                rays,
-                ray_len,
+                ray_mask,
                 neighbours,
                 free_index,
                 pow3,
@@ -494,13 +490,14 @@ class InterleaveSpace:
         self.ranks = 3**self.free
         self.states_stored = 1 if self.loser else 2
         self.full = np.uint64((1 << cells) - 1)
-        longest = max(len(ray) for per_cell in board.rays for ray in per_cell)
-        self.rays = np.zeros((cells, 6, max(longest, 1)), dtype=np.int64)
-        self.ray_len = np.zeros((cells, 6), dtype=np.int64)
+        # each ray as a cell set; the nearest stone on it is its lowest cell for the
+        # directions that go down the board or east, its highest otherwise
+        self.ray_mask = np.zeros((cells, 6), dtype=np.uint64)
         for c in range(cells):
             for d, ray in enumerate(board.rays[c]):
-                self.ray_len[c, d] = len(ray)
-                self.rays[c, d, : len(ray)] = ray
+                if ray and (ray[0] > c) != (d == 0 or d >= 4):
+                    raise AssertionError("hexhex cell numbering is not row by row")
+                self.ray_mask[c, d] = sum(1 << cell for cell in ray)
         self.neighbours = np.array(board.neighbour_mask, dtype=np.uint64)
         self.free_index = np.full(cells, -1, dtype=np.int64)
         for j, c in enumerate(self.free_cells):
@@ -559,14 +556,11 @@ class InterleaveSpace:
             black = np.concatenate([black, black, black | bit])
         return red, black
 
-    def _args(
-        self,
-    ) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    def _args(self) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         return (
             self.full,
             self.cfg,
-            self.rays,
-            self.ray_len,
+            self.ray_mask,
             self.neighbours,
             self.free_index,
             self.pow3,
@@ -610,7 +604,7 @@ class InterleaveSpace:
     def open_cells(self, red: int, black: int) -> tuple[int, int]:
         """(cells Red may take, cells Black may take) by the compiled rules."""
         red_open, black_open = open_cells(
-            np.uint64(red), np.uint64(black), self.full, self.rays, self.ray_len
+            np.uint64(red), np.uint64(black), self.full, self.ray_mask
         )
         return int(red_open), int(black_open)
 
