@@ -246,10 +246,11 @@ def _placement_options(
             missing = 1
             continue
         remoteness = (code - SOLVED_BASE) >> 1
-        if code & 1:  # the child's mover, the opponent, loses
-            best = remoteness if remoteness < best else best
-        else:
-            worst = remoteness if remoteness > worst else worst
+        # branch-free (a won or lost child is data the predictor cannot guess): a child its
+        # mover, the opponent, loses is a win for ``side``
+        opponent_loses = (code & 1) == 1
+        best = min(best, remoteness if opponent_loses else NO_WIN)
+        worst = max(worst, -1 if opponent_loses else remoteness)
     return best, worst, missing
 
 
