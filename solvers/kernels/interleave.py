@@ -60,7 +60,7 @@ from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros  # LLVM i
 from cgt.errors import CGTError, ParameterError, PositionError
 from cgt.protocol import Game, Outcome
 from solvers.kernels.base import SearchBudgetExceeded, check_max_seconds
-from solvers.kernels.table import I64, U64, popcount
+from solvers.kernels.table import I64, U64, compiled, popcount
 from solvers.memory import format_bytes, require_memory
 from solvers.result import MoveValue, SolveResult
 from solvers.retrograde import best_move_values, follow_best_moves
@@ -121,7 +121,7 @@ def _low(mask: U64) -> I64:
 
 
 # ------------------------------------------------------------------------------- rules
-@njit(cache=True)
+@compiled
 def open_cells(red: U64, black: U64, full: U64, ray_mask: np.ndarray) -> tuple[U64, U64]:
     """(cells Red may take, cells Black may take): empty cells seen by strictly more
     opponent stones than own stones, a cell's seers being the first stone of each ray."""
@@ -153,10 +153,11 @@ def open_cells(red: U64, black: U64, full: U64, ray_mask: np.ndarray) -> tuple[U
     return red_open, black_open
 
 
-@njit(cache=True)
+@compiled
 def _group_histogram(stones: U64, neighbours: np.ndarray, histogram: np.ndarray) -> None:
     """``histogram[s]`` = number of groups (edge-connected sets) of ``stones`` of size s."""
-    histogram[:] = 0
+    for size in range(histogram.size):
+        histogram[size] = 0
     remaining = stones
     while remaining != _U0:
         frontier = remaining & (~remaining + _U1)
@@ -173,7 +174,7 @@ def _group_histogram(stones: U64, neighbours: np.ndarray, histogram: np.ndarray)
         remaining &= ~group
 
 
-@njit(cache=True)
+@compiled
 def leader(
     red: U64,
     black: U64,
@@ -264,7 +265,7 @@ def _with_option(child_code: I64, win_min: I64, loss_max: I64) -> I64:
     return _from_options(win_min, max(loss_max, remoteness))
 
 
-@njit(cache=True)
+@compiled
 def evaluate_pass(
     rank: I64,
     red: U64,
@@ -302,7 +303,7 @@ def evaluate_pass(
     return red_missing | black_missing
 
 
-@njit(cache=True)
+@compiled
 def evaluate_loser(
     rank: I64,
     red: U64,
@@ -344,7 +345,7 @@ def evaluate_loser(
     return _from_options(best, worst) | (MOVER_BIT * mover)
 
 
-@njit(cache=True)
+@compiled
 def mark_reached(
     first: I64,
     last: I64,
@@ -390,7 +391,7 @@ def mark_reached(
     return reached
 
 
-@njit(cache=True)
+@compiled
 def sweep(
     first: I64,
     last: I64,
