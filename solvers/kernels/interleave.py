@@ -939,7 +939,7 @@ def solve_every_setup(
         "bytes": space.bytes_needed(),
         "seconds_per_phase": {k: round(v, 3) for k, v in space.seconds.items()},
         "sweep_seconds": round(sweep_seconds, 3),
-        "placements_per_second": round(space.ranks / sweep_seconds),
+        "placements_per_second": round(space.ranks / sweep_seconds) if sweep_seconds else None,
         "counts": counts,
     }
 
