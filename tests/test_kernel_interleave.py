@@ -166,13 +166,17 @@ def test_every_setup_counts_match_the_claims_solver(win: str, turns: str) -> Non
     counts = solve_every_setup(2, win, turns)["counts"]
     setups = pie_setups(2)
     firsts = ("red", "black") if turns == "pass" else ("red",)
+    winners = []
     for first, label in zip(firsts, counts):
         game = Interleave(size=2, win=win, turns=turns, first=first)
         solver = WinnerSolver(game)
-        red_wins = sum(solver.winner(game.position(r, b)) == 0 for r, b in setups)
+        winners.append([solver.winner(game.position(r, b)) for r, b in setups])
         assert counts[label]["setups_up_to_symmetry"] == len(setups) == 250
-        assert counts[label]["red_wins_up_to_symmetry"] == red_wins
+        assert counts[label]["red_wins_up_to_symmetry"] == winners[-1].count(0)
         assert counts[label]["setups"] == 3**7 - 2**7  # every placement with a black stone
+    if turns == "pass":
+        differ = sum(a != b for a, b in zip(*winners))
+        assert counts["first_player_matters"]["setups_up_to_symmetry"] == differ
 
 
 # ------------------------------------------------------------------------- refusals

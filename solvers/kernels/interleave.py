@@ -863,16 +863,27 @@ def solve_interleave(
 
 
 # ------------------------------------------------------------------ every setup at once
-def _red_wins(value: np.ndarray, ranks: np.ndarray, loser: bool, first: int) -> np.ndarray:
-    """Per rank (a setup of the full space): whether Red wins it with ``first`` to move
-    (``turns=pass``) or the loser to move (``turns=loser``)."""
-    if loser:
-        codes = value[ranks]
-        black_moves = codes >= MOVER_BIT
-        mover_loses = (codes & 1) == 1
-        return black_moves == mover_loses
-    mover_loses = (value[2 * ranks + first] & 1) == 1
-    return mover_loses if first == 1 else ~mover_loses
+#: A property of a setup read from its codes: (codes with Red to move, codes with Black to
+#: move) under ``turns=pass`` (no pass pending), the same array twice under ``turns=loser``.
+SetupPredicate = Callable[[np.ndarray, np.ndarray], np.ndarray]
+
+
+def _red_wins_red_first(red_moves: np.ndarray, black_moves: np.ndarray) -> np.ndarray:
+    return (red_moves & 1) == 0
+
+
+def _red_wins_black_first(red_moves: np.ndarray, black_moves: np.ndarray) -> np.ndarray:
+    return (black_moves & 1) == 1
+
+
+def _red_wins_loser(codes: np.ndarray, same: np.ndarray) -> np.ndarray:
+    return (codes >= MOVER_BIT) == ((codes & 1) == 1)  # Black moves and loses, or Red wins
+
+
+def _first_player_matters(red_moves: np.ndarray, black_moves: np.ndarray) -> np.ndarray:
+    return _red_wins_red_first(red_moves, black_moves) != _red_wins_black_first(
+        red_moves, black_moves
+    )
 
 
 def solve_every_setup(
@@ -887,7 +898,8 @@ def solve_every_setup(
     setups (any stones, at least one black), those Red wins: every setup, and the setups up
     to the board's 12 symmetries (by Burnside's lemma: the winner is the same on a whole
     orbit, so the Red-won orbits are the average over the symmetries of the Red-won setups
-    each one fixes). Under ``turns=pass`` one sweep answers both ``first`` players."""
+    each one fixes). Under ``turns=pass`` one sweep answers both ``first`` players, and
+    ``first_player_matters`` counts the setups whose winner depends on who moves first."""
     from cgt.games.interleave import Interleave
 
     game = Interleave(size=size, win=win, turns=turns)
@@ -896,40 +908,30 @@ def solve_every_setup(
     space.solve(progress=progress, max_seconds=max_seconds)
     sweep_seconds = time.perf_counter() - started
     assert space.value is not None
-    value = space.value
-    cells = space.cells
-    pow3 = np.array([3**j for j in range(cells)], dtype=np.int64)
-    symmetries = space.board.symmetries
-    firsts = {"loser": 0} if space.loser else {"red first": 0, "black first": 1}
+    predicates: dict[str, SetupPredicate]
+    if space.loser:
+        predicates = {"loser": _red_wins_loser}
+    else:
+        predicates = {
+            "red first": _red_wins_red_first,
+            "black first": _red_wins_black_first,
+        }
+    counting = time.perf_counter()
     counts: dict[str, dict[str, int]] = {}
-    for label, first in firsts.items():
-        red_won_setups = 0
-        red_won_orbit_sum = 0
-        setups = 0
-        orbit_sum = 0
-        for g, perm in enumerate(symmetries):
-            ranks, has_black = _fixed_placements(perm, pow3)
-            if g == 0:
-                continue  # the identity fixes every placement: counted by chunks below
-            won = _red_wins(value, ranks[has_black], space.loser, first)
-            red_won_orbit_sum += int(won.sum())
-            orbit_sum += int(has_black.sum())
-        chunk = 1 << 24
-        for low in range(0, space.ranks, chunk):
-            ranks = np.arange(low, min(space.ranks, low + chunk), dtype=np.int64)
-            red_won_setups += int(_red_wins(value, ranks, space.loser, first).sum())
-        no_black = _no_black_ranks(pow3)
-        red_won_setups -= int(_red_wins(value, no_black, space.loser, first).sum())
-        setups = space.ranks - no_black.size
-        red_won_orbit_sum += red_won_setups
-        orbit_sum += setups
-        if orbit_sum % len(symmetries) or red_won_orbit_sum % len(symmetries):
-            raise AssertionError("Burnside sums are not multiples of the group order")
+    setups, orbits = _burnside_count(space, lambda red_moves, black_moves: red_moves >= 0)
+    for label, predicate in predicates.items():
+        red_wins, red_won_orbits = _burnside_count(space, predicate)
         counts[label] = {
             "setups": setups,
-            "red_wins": red_won_setups,
-            "setups_up_to_symmetry": orbit_sum // len(symmetries),
-            "red_wins_up_to_symmetry": red_won_orbit_sum // len(symmetries),
+            "red_wins": red_wins,
+            "setups_up_to_symmetry": orbits,
+            "red_wins_up_to_symmetry": red_won_orbits,
+        }
+    if not space.loser:
+        matters, matters_orbits = _burnside_count(space, _first_player_matters)
+        counts["first_player_matters"] = {
+            "setups": matters,
+            "setups_up_to_symmetry": matters_orbits,
         }
     return {
         "size": size,
@@ -937,11 +939,45 @@ def solve_every_setup(
         "turns": turns,
         "placements": space.ranks,
         "bytes": space.bytes_needed(),
-        "seconds_per_phase": {k: round(v, 3) for k, v in space.seconds.items()},
+        "seconds_per_phase": {
+            **{k: round(v, 3) for k, v in space.seconds.items()},
+            "count": round(time.perf_counter() - counting, 3),
+        },
         "sweep_seconds": round(sweep_seconds, 3),
         "placements_per_second": round(space.ranks / sweep_seconds) if sweep_seconds else None,
         "counts": counts,
     }
+
+
+def _burnside_count(space: InterleaveSpace, predicate: SetupPredicate) -> tuple[int, int]:
+    """(setups with the property, orbits of them under the 12 symmetries) over the solved
+    full space; the property must be the same for every setup of an orbit."""
+    assert space.value is not None
+    value = space.value
+    stride = space.states_stored
+    other = stride - 1  # the Black-to-move state under turns=pass, the same one otherwise
+    pow3 = np.array([3**j for j in range(space.cells)], dtype=np.int64)
+
+    def holds(ranks: np.ndarray) -> int:
+        return int(predicate(value[stride * ranks], value[stride * ranks + other]).sum())
+
+    # the identity fixes every placement: chunks of strided views (no index arrays)
+    with_property = 0
+    chunk = 1 << 24
+    for low in range(0, space.ranks, chunk):
+        high = min(space.ranks, low + chunk)
+        red_moves = value[stride * low : stride * high : stride]
+        black_moves = value[stride * low + other : stride * high : stride]
+        with_property += int(predicate(red_moves, black_moves).sum())
+    with_property -= holds(_no_black_ranks(pow3))
+    orbit_sum = with_property
+    for perm in space.board.symmetries[1:]:
+        ranks, has_black = _fixed_placements(perm, pow3)
+        orbit_sum += holds(ranks[has_black])
+    group_order = len(space.board.symmetries)
+    if orbit_sum % group_order:
+        raise AssertionError("the Burnside sum is not a multiple of the group order")
+    return with_property, orbit_sum // group_order
 
 
 def _fixed_placements(perm: tuple[int, ...], pow3: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
