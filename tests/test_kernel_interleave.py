@@ -209,3 +209,15 @@ def test_size3_default_setup_matches_retrograde(turns: str) -> None:
     assert [m.as_dict() for m in compiled.moves] == [m.as_dict() for m in expected.moves]
     assert compiled.best_moves == expected.best_moves
     assert compiled.principal_variation == expected.principal_variation
+
+
+def test_first_player_matters_reads_both_states() -> None:
+    import numpy as np
+
+    from solvers.kernels.interleave import _first_player_matters
+
+    # codes 2 + 2r + (1 if the player to move loses): (Red to move, Black to move)
+    red_moves = np.array([2, 3, 2, 3], dtype=np.uint8)
+    black_moves = np.array([3, 2, 2, 3], dtype=np.uint8)
+    # Red wins both ways; Black both ways; the mover wins; the mover loses
+    assert _first_player_matters(red_moves, black_moves).tolist() == [False, False, True, True]
