@@ -149,14 +149,15 @@ LARGER_BOARDS: list[LargerBoard] = [
     LargerBoard(
         "interleave",
         "size 3, every pie setup (3^19 - 2^19 = 1,161,737,179 setups, 96,992,232 up to symmetry)",
-        "solved: win=stones, Red wins 56,891,050 setups up to symmetry (58.7%) under "
-        "turns=pass (either player first) and turns=loser alike; win=groups, turns=pass, Red "
-        "wins 48,960,031 (50.5%), the same with either player first",
-        "one packed sweep over every placement (solvers/kernels/interleave.py, "
-        "solve_every_setup; the pie chooser takes the winning colour, counted up to symmetry "
-        "by Burnside's lemma): win=stones turns=pass 380 s wall / 223 s CPU, 2.2 GiB; "
-        "win=stones turns=loser 144 s / 123 s CPU, 1.1 GiB; win=groups turns=pass 373 s / "
-        "246 s CPU. Under win=groups, turns=pass no setup's winner depends on who moves first. "
+        "solved: Red wins 56,891,050 setups up to symmetry (58.7%) under win=stones and "
+        "48,960,031 (50.5%) under win=groups, the same counts under turns=pass (either player "
+        "first) and turns=loser",
+        "one packed sweep over every placement per win condition and turn model "
+        "(solvers/kernels/interleave.py, solve_every_setup; the pie chooser takes the winning "
+        "colour; orbits counted by Burnside's lemma): stones/pass 380 s wall, 223 s CPU, "
+        "2.2 GiB; stones/loser 144 s, 123 s CPU, 1.1 GiB; groups/pass 373 s, 246 s CPU; "
+        "groups/loser 314 s, 209 s CPU. Under win=groups, turns=pass no setup's winner "
+        "depends on who moves first. "
         "Reproduce: python benchmarks/interleave_every_setup.py --size 3 --win stones",
     ),
     # ------------------------------------------------------------------ Super Nonnect
