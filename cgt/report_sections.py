@@ -154,10 +154,10 @@ LARGER_BOARDS: list[LargerBoard] = [
         "first) and turns=loser",
         "one packed sweep over every placement per win condition and turn model "
         "(solvers/kernels/interleave.py, solve_every_setup; the pie chooser takes the winning "
-        "colour; orbits counted by Burnside's lemma): stones/pass 380 s wall, 223 s CPU, "
+        "colour; orbits counted by Burnside's lemma): stones/pass 455 s wall, 169 s CPU, "
         "2.2 GiB; stones/loser 144 s, 123 s CPU, 1.1 GiB; groups/pass 373 s, 246 s CPU; "
-        "groups/loser 314 s, 209 s CPU. Under win=groups, turns=pass no setup's winner "
-        "depends on who moves first. "
+        "groups/loser 314 s, 209 s CPU (wall times on a shared machine). Under turns=pass no "
+        "setup's winner depends on who moves first, under either win condition. "
         "Reproduce: python benchmarks/interleave_every_setup.py --size 3 --win stones",
     ),
     # ------------------------------------------------------------------ Super Nonnect
