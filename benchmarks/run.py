@@ -116,6 +116,7 @@ def _register_case_modules() -> None:
         "cases_kernels",
         "cases_lag_kernel",
         "cases_entropy_kernel",
+        "cases_interleave_kernel",
         "bench_canonical",
     ):
         try:

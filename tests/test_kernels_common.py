@@ -45,11 +45,12 @@ BIG_GAMES: list[tuple[str, dict[str, Any]]] = [
     ("lag", {"size": 4}),
     ("super-nonnect", {"a": 3, "b": 3}),
     ("entropy", {"width": 5, "height": 5, "setup": "SSSS./...../...../...../.OOOO S"}),
+    ("interleave", {"size": 3}),
 ]
 
 
 def test_every_game_with_a_kernel_is_listed() -> None:
-    assert set(KERNELS) == {"control", "entropy", "lag", "super-nonnect"}
+    assert set(KERNELS) == {"control", "entropy", "interleave", "lag", "super-nonnect"}
     assert kernels.has_kernel(load_game("lag", size=3))
     assert not kernels.has_kernel(load_game("tictactoe"))
 

@@ -30,6 +30,7 @@ from typing import Any
 from solvers.kernels.base import KernelSolver, SearchBudgetExceeded
 from solvers.kernels.control import solve_control
 from solvers.kernels.entropy import solve_entropy
+from solvers.kernels.interleave import solve_interleave
 from solvers.kernels.lag import solve_lag
 from solvers.kernels.super_nonnect import solve_super_nonnect
 from solvers.kernels.table import table_bytes
@@ -38,6 +39,7 @@ from solvers.kernels.table import table_bytes
 KERNELS: dict[str, KernelSolver] = {
     "control": solve_control,
     "entropy": solve_entropy,
+    "interleave": solve_interleave,
     "lag": solve_lag,
     "super-nonnect": solve_super_nonnect,
 }
@@ -65,6 +67,7 @@ __all__ = [
     "has_kernel",
     "solve_control",
     "solve_entropy",
+    "solve_interleave",
     "solve_lag",
     "solve_super_nonnect",
 ]

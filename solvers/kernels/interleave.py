@@ -1,0 +1,1011 @@
+"""Compiled retrograde analysis of Interleave (cgt.games.interleave) over a perfectly ranked,
+packed position space: one sweep, no queue, no key ever stored.
+
+Why a sweep suffices: stones are only ever added. With the cells of the space ranked as
+base-3 digits (0 empty, 1 red, 2 black), placing a stone on the cell of digit ``j`` adds
+``3^j`` (Red) or ``2 * 3^j`` (Black) to the rank, so every placement strictly increases the
+rank, and one pass from the highest rank down meets every child before its parent. Within a
+placement the turn-model state is a few extra values: under ``turns=pass`` the side to move
+and whether the last move was a pass (a pass from ``(s, 0)`` leads to ``(1 - s, 1)`` of the
+same placement, a pass from ``(s, 1)`` ends the game), so the states of one placement are
+computed together, the pass-just-made states first.
+
+Rules
+-----
+A second, independent statement of the rules on uint64 bitboards (cell numbering of
+:class:`cgt.boards.hexhex.HexBoard`): an empty cell is seen by the first stone on each of its
+six rays; a colour may take it when strictly more opponent than own stones see it.
+``win=stones``: Red leads with at least as many stones as Black; ``win=groups``: the group
+sizes of each colour compared by the cascade, here as size histograms read from the largest
+size down (the first size where the counts differ decides; equal histograms tie, and ties go
+to Red). ``turns=pass``: moves are the pass, then the open cells in increasing order (the
+order of :meth:`Interleave.moves`); two passes in a row end the game, the leader wins.
+``turns=loser``: the colour that is behind (Black on a tie) moves, and loses when no cell is
+open to it; a player may move twice in a row. Tests compare both statements move for move on
+random positions.
+
+Space and ranking
+-----------------
+A space is fixed by the stones every one of its positions contains (the root's, or none for
+the sweep over every setup) and its free cells ``f_0 < f_1 < ...`` (the others): a placement
+on the free cells has rank ``sum digit(f_j) 3^j``. Decoding a rank is two table look-ups
+(the low and the high digits). ``value`` (uint8) holds per rank and stored state:
+:data:`UNREACHED`, :data:`REACHED` (marked, not yet solved), or ``2 + 2 r`` (the player to
+move wins in ``r`` plies) / ``3 + 2 r`` (loses in ``r``). Under ``turns=pass`` only the two
+states without a pending pass are stored (``2 * rank + side``); the pass-just-made states are
+recomputed from the children when asked for. Under ``turns=loser`` one byte per rank, whose
+bit 7 is the side to move (a child's mover tells whether the turn changed hands).
+
+Solving a root: a forward pass in increasing rank marks the placements reachable from it
+(both colours' placements under ``turns=pass``, where either side can get the move through a
+pass; the loser's under ``turns=loser``), then the backward sweep solves the marked ones. The
+sweep over every setup (:func:`solve_every_setup`) solves every rank without marking.
+
+Remoteness is exact in the convention of :mod:`solvers.retrograde`: a won position is one ply
+more than its fastest winning child, a lost one one ply more than its slowest child. The
+graph has no cycles and no draws (every game ends: a placement fills a cell, two passes end
+it), so the values are exactly those of the level-by-level retrograde.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+from numba import njit
+from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros  # LLVM intrinsics
+
+from cgt.errors import CGTError, ParameterError, PositionError
+from cgt.protocol import Game, Outcome
+from solvers.kernels.base import SearchBudgetExceeded, check_max_seconds
+from solvers.kernels.table import I64, U64, compiled, popcount
+from solvers.memory import format_bytes, require_memory
+from solvers.result import MoveValue, SolveResult
+from solvers.retrograde import best_move_values, follow_best_moves
+
+ProgressCallback = Callable[[dict[str, Any]], None]
+
+#: ``value`` codes below the solved ones.
+UNREACHED = 0
+REACHED = 1
+#: First solved code: ``SOLVED_BASE + 2 r`` win in r plies, ``SOLVED_BASE + 2 r + 1`` loss.
+SOLVED_BASE = 2
+#: Bit of a ``turns=loser`` code that holds the side to move (1: Black).
+MOVER_BIT = 128
+#: Kernel move code of the pass (the game's PASS).
+KERNEL_PASS = -1
+#: Larger than every remoteness (no winning child yet).
+NO_WIN = 1 << 30
+#: Ranks per compiled call between two budget checks and progress reports.
+CHUNK_RANKS = 1 << 22
+#: Most cells a uint64 bitboard holds.
+MAX_CELLS = 64
+
+# indices into the configuration array ``cfg`` (int64)
+C_CELLS = 0
+C_FREE = 1
+C_LOW_SIZE = 2
+C_GROUPS = 3
+C_LOSER = 4
+C_FIXED_RED = 5
+C_FIXED_BLACK = 6
+CFG_LENGTH = 8
+
+_U0 = np.uint64(0)
+_U1 = np.uint64(1)
+
+
+class SweepBudgetExceeded(SearchBudgetExceeded):
+    """The packed sweep ran out of ``max_seconds`` (the kernels' budget error, counted in
+    ranks swept rather than nodes searched)."""
+
+    def __init__(self, ranks: int, seconds: float, phase: str) -> None:
+        CGTError.__init__(
+            self, f"no result within the time budget: {ranks:,} ranks {phase} in {seconds:.1f} s"
+        )
+        self.nodes = ranks
+        self.seconds = seconds
+
+
+# ------------------------------------------------------------------------- bit helpers
+@njit(cache=True, inline="always")
+def _bit(cell: I64) -> U64:
+    return _U1 << np.uint64(cell)
+
+
+@njit(cache=True, inline="always")
+def _low(mask: U64) -> I64:
+    return np.int64(trailing_zeros(mask))  # type: ignore[call-arg]
+
+
+# ------------------------------------------------------------------------------- rules
+@compiled
+def open_cells(red: U64, black: U64, full: U64, ray_mask: np.ndarray) -> tuple[U64, U64]:
+    """(cells Red may take, cells Black may take): empty cells seen by strictly more
+    opponent stones than own stones, a cell's seers being the first stone of each ray."""
+    red_open = _U0
+    black_open = _U0
+    occupied = red | black
+    empty = full & ~occupied
+    while empty != _U0:
+        cell = _low(empty)
+        empty &= empty - _U1
+        red_seers = 0
+        black_seers = 0
+        # branch-free: the stone colours are data the branch predictor cannot guess
+        for d in (0, 4, 5):  # E, SW, SE: away to higher cell numbers, nearest lowest
+            hits = occupied & ray_mask[cell, d]
+            seer = hits & (~hits + _U1)
+            red_seers += (red & seer) != _U0
+            black_seers += (black & seer) != _U0
+        for d in (1, 2, 3):  # NE, NW, W: the nearest is the highest cell number
+            hits = occupied & ray_mask[cell, d]
+            top = np.uint64(63 - leading_zeros(hits | _U1))  # type: ignore[call-arg]
+            seer = (_U1 << top) & hits
+            red_seers += (red & seer) != _U0
+            black_seers += (black & seer) != _U0
+        if black_seers > red_seers:
+            red_open |= _bit(cell)
+        elif red_seers > black_seers:
+            black_open |= _bit(cell)
+    return red_open, black_open
+
+
+@compiled
+def _group_histogram(stones: U64, neighbours: np.ndarray, histogram: np.ndarray) -> None:
+    """``histogram[s]`` = number of groups (edge-connected sets) of ``stones`` of size s."""
+    for size in range(histogram.size):
+        histogram[size] = 0
+    remaining = stones
+    while remaining != _U0:
+        frontier = remaining & (~remaining + _U1)
+        group = _U0
+        while frontier != _U0:
+            group |= frontier
+            grown = _U0
+            f = frontier
+            while f != _U0:
+                grown |= neighbours[_low(f)]
+                f &= f - _U1
+            frontier = grown & stones & ~group
+        histogram[popcount(group)] += 1
+        remaining &= ~group
+
+
+@compiled
+def leader(
+    red: U64,
+    black: U64,
+    groups: I64,
+    neighbours: np.ndarray,
+    red_hist: np.ndarray,
+    black_hist: np.ndarray,
+) -> I64:
+    """The colour winning now (0 Red, 1 Black; Red on every tie)."""
+    if groups == 0:
+        return 0 if popcount(red) >= popcount(black) else 1
+    _group_histogram(red, neighbours, red_hist)
+    _group_histogram(black, neighbours, black_hist)
+    # the sorted size lists first differ at the largest size whose counts differ: the list
+    # with more groups of that size is the larger (the other has a smaller group there, or
+    # has run out of groups)
+    for size in range(red_hist.size - 1, 0, -1):
+        if red_hist[size] != black_hist[size]:
+            return 0 if red_hist[size] > black_hist[size] else 1
+    return 0
+
+
+# --------------------------------------------------------------------------- ranking
+@njit(cache=True, inline="always")
+def _decode(
+    rank: I64,
+    cfg: np.ndarray,
+    low_red: np.ndarray,
+    low_black: np.ndarray,
+    high_red: np.ndarray,
+    high_black: np.ndarray,
+) -> tuple[U64, U64]:
+    high = rank // cfg[C_LOW_SIZE]
+    low = rank - high * cfg[C_LOW_SIZE]
+    red = np.uint64(cfg[C_FIXED_RED]) | low_red[low] | high_red[high]
+    black = np.uint64(cfg[C_FIXED_BLACK]) | low_black[low] | high_black[high]
+    return red, black
+
+
+@njit(cache=True, inline="always")
+def _code(loses: I64, remoteness: I64) -> I64:
+    return SOLVED_BASE + 2 * remoteness + loses
+
+
+@njit(cache=True, inline="always")
+def _from_options(win_min: I64, loss_max: I64) -> I64:
+    """Code of a position from its options: ``win_min`` the smallest remoteness of a child
+    lost by its mover-to-be-beaten (:data:`NO_WIN` if none), ``loss_max`` the largest of the
+    others."""
+    if win_min < NO_WIN:
+        return _code(0, win_min + 1)
+    return _code(1, loss_max + 1)
+
+
+@njit(cache=True, inline="always")
+def _placement_options(
+    rank: I64, cells: U64, side: I64, free_index: np.ndarray, pow3: np.ndarray, value: np.ndarray
+) -> tuple[I64, I64, I64]:
+    """``turns=pass``: (smallest remoteness of a placement child its mover loses, largest of
+    the other children, 1 if a child is unsolved) for ``side`` placing on ``cells``."""
+    best: I64 = NO_WIN
+    worst: I64 = -1
+    missing = 0
+    while cells != _U0:
+        cell = _low(cells)
+        cells &= cells - _U1
+        child = rank + (side + 1) * pow3[free_index[cell]]
+        code = np.int64(value[2 * child + 1 - side])
+        if code < SOLVED_BASE:
+            missing = 1
+            continue
+        remoteness = (code - SOLVED_BASE) >> 1
+        # branch-free (a won or lost child is data the predictor cannot guess): a child its
+        # mover, the opponent, loses is a win for ``side``
+        opponent_loses = (code & 1) == 1
+        best = min(best, remoteness if opponent_loses else NO_WIN)
+        worst = max(worst, -1 if opponent_loses else remoteness)
+    return best, worst, missing
+
+
+@njit(cache=True, inline="always")
+def _with_option(child_code: I64, win_min: I64, loss_max: I64) -> I64:
+    """Code of a position whose options are the placements (``win_min``, ``loss_max``) and
+    one more child, of ``child_code`` for the opponent."""
+    remoteness = (child_code - SOLVED_BASE) >> 1
+    if child_code & 1:
+        return _from_options(min(win_min, remoteness), loss_max)
+    return _from_options(win_min, max(loss_max, remoteness))
+
+
+@compiled
+def evaluate_pass(
+    rank: I64,
+    red: U64,
+    black: U64,
+    full: U64,
+    cfg: np.ndarray,
+    ray_mask: np.ndarray,
+    neighbours: np.ndarray,
+    free_index: np.ndarray,
+    pow3: np.ndarray,
+    value: np.ndarray,
+    red_hist: np.ndarray,
+    black_hist: np.ndarray,
+    codes: np.ndarray,
+) -> I64:
+    """``turns=pass``: the codes of the four states of a placement whose children are solved,
+    ``codes[2 * passes + side]``. Returns 0, or 1 when a child is not solved (a bug)."""
+    red_open, black_open = open_cells(red, black, full, ray_mask)
+    lead = leader(red, black, cfg[C_GROUPS], neighbours, red_hist, black_hist)
+    red_win, red_loss, red_missing = _placement_options(rank, red_open, 0, free_index, pow3, value)
+    black_win, black_loss, black_missing = _placement_options(
+        rank, black_open, 1, free_index, pow3, value
+    )
+    # a pass just made: passing again ends the game (the child, remoteness 0, is lost by
+    # its mover, the opponent, exactly when the side to move leads)
+    if lead == 0:
+        codes[2] = _from_options(min(red_win, 0), red_loss)
+        codes[3] = _from_options(black_win, max(black_loss, 0))
+    else:
+        codes[2] = _from_options(red_win, max(red_loss, 0))
+        codes[3] = _from_options(min(black_win, 0), black_loss)
+    # no pass pending: passing hands the opponent its pass-just-made state
+    codes[0] = _with_option(codes[3], red_win, red_loss)
+    codes[1] = _with_option(codes[2], black_win, black_loss)
+    return red_missing | black_missing
+
+
+@compiled
+def evaluate_loser(
+    rank: I64,
+    red: U64,
+    black: U64,
+    full: U64,
+    cfg: np.ndarray,
+    ray_mask: np.ndarray,
+    neighbours: np.ndarray,
+    free_index: np.ndarray,
+    pow3: np.ndarray,
+    value: np.ndarray,
+    red_hist: np.ndarray,
+    black_hist: np.ndarray,
+) -> I64:
+    """``turns=loser``: the code of a placement whose children are solved, with
+    :data:`MOVER_BIT` set when Black moves; -1 when a child is not solved (a bug)."""
+    mover = 1 - leader(red, black, cfg[C_GROUPS], neighbours, red_hist, black_hist)
+    red_open, black_open = open_cells(red, black, full, ray_mask)
+    cells = red_open if mover == 0 else black_open
+    if cells == _U0:
+        return _code(1, 0) | (MOVER_BIT * mover)
+    best: I64 = NO_WIN
+    worst: I64 = -1
+    while cells != _U0:
+        cell = _low(cells)
+        cells &= cells - _U1
+        code = np.int64(value[rank + (mover + 1) * pow3[free_index[cell]]])
+        child_mover = code >> 7
+        code &= MOVER_BIT - 1
+        if code < SOLVED_BASE:
+            return -1
+        remoteness = (code - SOLVED_BASE) >> 1
+        child_loses = code & 1
+        # the same player may move again: then the child's value is the parent's
+        if (child_mover == mover) != (child_loses == 1):
+            best = remoteness if remoteness < best else best
+        else:
+            worst = remoteness if remoteness > worst else worst
+    return _from_options(best, worst) | (MOVER_BIT * mover)
+
+
+@compiled
+def mark_reached(
+    first: I64,
+    last: I64,
+    full: U64,
+    cfg: np.ndarray,
+    ray_mask: np.ndarray,
+    neighbours: np.ndarray,
+    free_index: np.ndarray,
+    pow3: np.ndarray,
+    low_red: np.ndarray,
+    low_black: np.ndarray,
+    high_red: np.ndarray,
+    high_black: np.ndarray,
+    value: np.ndarray,
+    red_hist: np.ndarray,
+    black_hist: np.ndarray,
+) -> I64:
+    """Forward pass over ranks ``first..last-1`` in increasing order: the children of every
+    :data:`REACHED` placement are marked too (they have larger ranks). Returns the number of
+    reached placements met."""
+    stride = 1 if cfg[C_LOSER] else 2
+    reached = 0
+    for rank in range(first, last):
+        if value[stride * rank] != REACHED:
+            continue
+        reached += 1
+        red, black = _decode(rank, cfg, low_red, low_black, high_red, high_black)
+        red_open, black_open = open_cells(red, black, full, ray_mask)
+        if cfg[C_LOSER]:
+            mover = 1 - leader(red, black, cfg[C_GROUPS], neighbours, red_hist, black_hist)
+            if mover == 0:
+                black_open = _U0
+            else:
+                red_open = _U0
+        while red_open != _U0:
+            cell = _low(red_open)
+            red_open &= red_open - _U1
+            value[stride * (rank + pow3[free_index[cell]])] = REACHED
+        while black_open != _U0:
+            cell = _low(black_open)
+            black_open &= black_open - _U1
+            value[stride * (rank + 2 * pow3[free_index[cell]])] = REACHED
+    return reached
+
+
+@compiled
+def sweep(
+    first: I64,
+    last: I64,
+    only_reached: bool,
+    full: U64,
+    cfg: np.ndarray,
+    ray_mask: np.ndarray,
+    neighbours: np.ndarray,
+    free_index: np.ndarray,
+    pow3: np.ndarray,
+    low_red: np.ndarray,
+    low_black: np.ndarray,
+    high_red: np.ndarray,
+    high_black: np.ndarray,
+    value: np.ndarray,
+    red_hist: np.ndarray,
+    black_hist: np.ndarray,
+    codes: np.ndarray,
+) -> tuple[I64, I64]:
+    """Solve ranks ``last-1`` down to ``first`` (every one, or only the :data:`REACHED`
+    ones). Returns (placements solved, placements with an unsolved child: 0 unless a bug)."""
+    loser = cfg[C_LOSER] != 0
+    stride = 1 if loser else 2
+    solved = 0
+    faults = 0
+    for rank in range(last - 1, first - 1, -1):
+        if only_reached and value[stride * rank] != REACHED:
+            continue
+        red, black = _decode(rank, cfg, low_red, low_black, high_red, high_black)
+        solved += 1
+        if loser:
+            code = evaluate_loser(
+                rank,
+                red,
+                black,
+                full,
+                cfg,
+                ray_mask,
+                neighbours,
+                free_index,
+                pow3,
+                value,
+                red_hist,
+                black_hist,
+            )
+            if code < 0:
+                faults += 1
+                code = UNREACHED
+            value[rank] = code
+        else:
+            faults += evaluate_pass(
+                rank,
+                red,
+                black,
+                full,
+                cfg,
+                ray_mask,
+                neighbours,
+                free_index,
+                pow3,
+                value,
+                red_hist,
+                black_hist,
+                codes,
+            )
+            value[2 * rank] = codes[0]
+            value[2 * rank + 1] = codes[1]
+    return solved, faults
+
+
+# --------------------------------------------------------------------- Python side
+class InterleaveSpace:
+    """The ranked space of one Interleave game (board, win condition, turn model) above a
+    set of fixed stones: every placement on the other cells, its rule tables and, after a
+    solve, the values."""
+
+    def __init__(self, game: Game[Any, Any], fixed_red: int = 0, fixed_black: int = 0) -> None:
+        if game.name != "interleave":
+            raise ParameterError(f"the compiled Interleave kernel cannot solve {game.name!r}")
+        board = game.board  # type: ignore[attr-defined]
+        cells = board.size
+        if cells > MAX_CELLS:
+            raise ParameterError(
+                f"the compiled Interleave kernel needs at most {MAX_CELLS} cells, got {cells}"
+            )
+        if fixed_red & fixed_black or (fixed_red | fixed_black) >> cells:
+            raise PositionError("fixed stones must be disjoint cells of the board")
+        self.game = game
+        self.board = board
+        self.cells = cells
+        self.loser = game.turns == "loser"  # type: ignore[attr-defined]
+        self.groups = game.win == "groups"  # type: ignore[attr-defined]
+        self.fixed_red = fixed_red
+        self.fixed_black = fixed_black
+        fixed = fixed_red | fixed_black
+        self.free_cells = [c for c in range(cells) if not fixed >> c & 1]
+        self.free = len(self.free_cells)
+        self.ranks = 3**self.free
+        self.states_stored = 1 if self.loser else 2
+        self.full = np.uint64((1 << cells) - 1)
+        # each ray as a cell set; the nearest stone on it is its lowest cell for the
+        # directions that go down the board or east, its highest otherwise
+        self.ray_mask = np.zeros((cells, 6), dtype=np.uint64)
+        for c in range(cells):
+            for d, ray in enumerate(board.rays[c]):
+                if ray and (ray[0] > c) != (d == 0 or d >= 4):
+                    raise AssertionError("hexhex cell numbering is not row by row")
+                self.ray_mask[c, d] = sum(1 << cell for cell in ray)
+        self.neighbours = np.array(board.neighbour_mask, dtype=np.uint64)
+        self.free_index = np.full(cells, -1, dtype=np.int64)
+        for j, c in enumerate(self.free_cells):
+            self.free_index[c] = j
+        self.value: np.ndarray | None = None
+        self.seconds: dict[str, float] = {}
+        self.stats: dict[str, Any] = {}
+        self._red_hist = np.zeros(cells + 1, dtype=np.int64)
+        self._black_hist = np.zeros(cells + 1, dtype=np.int64)
+        self._codes = np.zeros(4, dtype=np.int64)
+        self._tables_built = False
+
+    # ---------------------------------------------------------------- sizes
+    def bytes_needed(self) -> int:
+        """Bytes of the value array (one byte per rank and stored state) and the decoding
+        tables."""
+        low_digits = self.free // 2
+        tables = 16 * (3**low_digits + 3 ** (self.free - low_digits))
+        return self.states_stored * self.ranks + tables
+
+    def check_memory(self) -> None:
+        """Refuse before allocating anything when the arrays cannot fit."""
+        require_memory(
+            self.bytes_needed(),
+            f"packed Interleave sweep (3^{self.free} = {self.ranks:,} placements of the "
+            f"free cells)",
+            "solve a position with more stones on the board, or a smaller board",
+        )
+
+    def build_tables(self) -> None:
+        """Masks of every low and high digit block (a rank decodes with two look-ups)."""
+        if self._tables_built:
+            return
+        low_digits = self.free // 2
+        self.pow3 = np.array([3**j for j in range(self.free)] or [1], dtype=np.int64)
+        self.low_red, self.low_black = self._digit_masks(self.free_cells[:low_digits])
+        self.high_red, self.high_black = self._digit_masks(self.free_cells[low_digits:])
+        self.cfg = np.zeros(CFG_LENGTH, dtype=np.int64)
+        self.cfg[C_CELLS] = self.cells
+        self.cfg[C_FREE] = self.free
+        self.cfg[C_LOW_SIZE] = 3**low_digits
+        self.cfg[C_GROUPS] = int(self.groups)
+        self.cfg[C_LOSER] = int(self.loser)
+        self.cfg[C_FIXED_RED] = self.fixed_red
+        self.cfg[C_FIXED_BLACK] = self.fixed_black
+        self._tables_built = True
+
+    @staticmethod
+    def _digit_masks(cells: list[int]) -> tuple[np.ndarray, np.ndarray]:
+        """(red mask, black mask) of every base-3 number over ``cells`` (digit j: cells[j])."""
+        red = np.zeros(1, dtype=np.uint64)
+        black = np.zeros(1, dtype=np.uint64)
+        for c in cells:  # digit j is the next most significant: the block repeats 3 times
+            bit = np.uint64(1 << c)
+            red = np.concatenate([red, red | bit, red])
+            black = np.concatenate([black, black, black | bit])
+        return red, black
+
+    def _args(self) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        return (
+            self.full,
+            self.cfg,
+            self.ray_mask,
+            self.neighbours,
+            self.free_index,
+            self.pow3,
+        )
+
+    def _decode_args(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        return (self.low_red, self.low_black, self.high_red, self.high_black)
+
+    # ---------------------------------------------------------------- positions
+    def check_position(self, position: Any) -> tuple[int, int, int, int]:
+        """The position as ``(red, black, to_move, passes)``; :class:`PositionError` if it is
+        not a position of this space."""
+        try:
+            red, black, mover, passes = position
+        except (TypeError, ValueError):
+            raise PositionError(
+                f"an Interleave position is (red, black, to_move, passes), got {position!r}"
+            ) from None
+        if not all(isinstance(v, int) for v in (red, black, mover, passes)):
+            raise PositionError(f"an Interleave position holds four integers: {position!r}")
+        if red < 0 or black < 0 or red & black or (red | black) >> self.cells:
+            raise PositionError(f"not a placement on the {self.cells}-cell board: {position!r}")
+        if mover not in (0, 1) or not 0 <= passes <= 2 or (self.loser and passes):
+            raise PositionError(f"bad side to move or pass count: {position!r}")
+        if red & self.fixed_red != self.fixed_red or black & self.fixed_black != self.fixed_black:
+            raise PositionError("the position lacks stones of the solved space's root")
+        if self.loser and mover != 1 - self.leader(red, black):
+            raise PositionError("under turns=loser the losing player moves")
+        return red, black, mover, passes
+
+    def rank(self, red: int, black: int) -> int:
+        """Rank of a placement of this space (it holds the fixed stones)."""
+        rank = 0
+        for j, c in enumerate(self.free_cells):
+            if red >> c & 1:
+                rank += 3**j
+            elif black >> c & 1:
+                rank += 2 * 3**j
+        return rank
+
+    def open_cells(self, red: int, black: int) -> tuple[int, int]:
+        """(cells Red may take, cells Black may take) by the compiled rules."""
+        red_open, black_open = open_cells(
+            np.uint64(red), np.uint64(black), self.full, self.ray_mask
+        )
+        return int(red_open), int(black_open)
+
+    def leader(self, red: int, black: int) -> int:
+        """The colour winning now by the compiled rules (0 Red, 1 Black)."""
+        return int(
+            leader(
+                np.uint64(red),
+                np.uint64(black),
+                int(self.groups),
+                self.neighbours,
+                self._red_hist,
+                self._black_hist,
+            )
+        )
+
+    def moves(self, position: Any) -> list[int]:
+        """Legal moves by the compiled rules, in the order of :meth:`Interleave.moves`."""
+        red, black, mover, passes = self.check_position(position)
+        if passes >= 2:
+            return []
+        cells = self.open_cells(red, black)[mover]
+        placements = [c for c in range(self.cells) if cells >> c & 1]
+        return placements if self.loser else [KERNEL_PASS, *placements]
+
+    def terminal_outcome(self, position: Any) -> Outcome | None:
+        """The end-of-game result by the compiled rules (``None``: the game goes on)."""
+        red, black, mover, passes = self.check_position(position)
+        if self.loser:
+            return None if self.open_cells(red, black)[mover] else Outcome.LOSS
+        if passes < 2:
+            return None
+        return Outcome.WIN if self.leader(red, black) == mover else Outcome.LOSS
+
+    # ---------------------------------------------------------------- solving
+    def solve(
+        self,
+        root: Any = None,
+        *,
+        progress: ProgressCallback | None = None,
+        max_seconds: float | None = None,
+    ) -> None:
+        """Solve the placements reachable from ``root`` (a position of the space), or every
+        placement when ``root`` is None."""
+        check_max_seconds(max_seconds)
+        self.check_memory()
+        self.build_tables()
+        started = time.perf_counter()
+        value = np.zeros(self.states_stored * self.ranks, dtype=np.uint8)
+        self.value = value
+        stride = self.states_stored
+        hist = (self._red_hist, self._black_hist)
+        reached = self.ranks
+        first_rank = 0
+        if root is not None:
+            red, black, _, _ = self.check_position(root)
+            first_rank = self.rank(red, black)
+            value[stride * first_rank] = REACHED
+            reached = 0
+            for first in range(first_rank, self.ranks, CHUNK_RANKS):
+                last = min(self.ranks, first + CHUNK_RANKS)
+                reached += int(
+                    mark_reached(first, last, *self._args(), *self._decode_args(), value, *hist)
+                )
+                self._budget(max_seconds, started, last - first_rank, "marked", progress)
+            self.seconds["mark"] = time.perf_counter() - started
+        phase = time.perf_counter()
+        solved = faults = 0
+        for last in range(self.ranks, first_rank, -CHUNK_RANKS):
+            first = max(first_rank, last - CHUNK_RANKS)
+            done, bad = sweep(
+                first,
+                last,
+                root is not None,
+                *self._args(),
+                *self._decode_args(),
+                value,
+                *hist,
+                self._codes,
+            )
+            solved += int(done)
+            faults += int(bad)
+            self._budget(max_seconds, started, self.ranks - first, "swept", progress)
+        if faults:
+            raise AssertionError(f"{faults} placements met an unsolved child")
+        self.seconds["sweep"] = time.perf_counter() - phase
+        self.stats = {"ranks": self.ranks, "placements_solved": solved, "reached": reached}
+
+    def _budget(
+        self,
+        max_seconds: float | None,
+        started: float,
+        done: int,
+        phase: str,
+        progress: ProgressCallback | None,
+    ) -> None:
+        elapsed = time.perf_counter() - started
+        if max_seconds is not None and elapsed > max_seconds:
+            self.value = None
+            raise SweepBudgetExceeded(done, elapsed, phase)
+        if progress is not None:
+            progress({"phase": phase, "ranks": done, "of": self.ranks})
+
+    def code_of(self, position: Any) -> int:
+        """The solved code of a position (needs :meth:`solve` over a space holding it)."""
+        if self.value is None:
+            raise ValueError("solve() first")
+        red, black, mover, passes = self.check_position(position)
+        rank = self.rank(red, black)
+        if self.loser:
+            code = int(self.value[rank]) & (MOVER_BIT - 1)
+        elif self.value[2 * rank] < SOLVED_BASE:
+            code = int(self.value[2 * rank])
+        else:
+            missing = evaluate_pass(
+                rank,
+                np.uint64(red),
+                np.uint64(black),
+                *self._args(),
+                self.value,
+                self._red_hist,
+                self._black_hist,
+                self._codes,
+            )
+            code = UNREACHED if missing else int(self._codes[2 * passes + mover])
+        if code < SOLVED_BASE:
+            raise PositionError(
+                f"position {self.game.render(position)!r} is not reachable from the solved root"
+            )
+        return code
+
+    def value_of(self, position: Any) -> tuple[Outcome, int]:
+        """Outcome for the player to move and remoteness (no draws in Interleave)."""
+        terminal = self.terminal_outcome(position)
+        if terminal is not None:
+            return terminal, 0
+        code = self.code_of(position)
+        return (Outcome.LOSS if code & 1 else Outcome.WIN), (code - SOLVED_BASE) >> 1
+
+    def move_values(self, position: Any) -> list[MoveValue]:
+        """Every legal move of a non-terminal position with its value for the mover."""
+        if self.terminal_outcome(position) is not None:
+            return []
+        values = []
+        for move in self.moves(position):
+            child = self.game.play(position, move)
+            outcome, remoteness = self.value_of(child)
+            if child[2] != position[2]:
+                outcome = -outcome
+            values.append(
+                MoveValue(move, self.game.move_name(position, move), outcome, remoteness + 1)
+            )
+        return values
+
+    def principal_variation(self, position: Any, max_length: int = 200) -> list[str]:
+        """One perfect line: the first best move each time, until the game ends."""
+        return follow_best_moves(
+            self.game, position, self.game.key, self.value_of, self.move_values, max_length
+        )
+
+
+_COMPILE_SECONDS: float | None = None
+
+
+def warm_up() -> float:
+    """Compile (or load from numba's disk cache) every kernel once per process and return
+    the seconds it took; later calls return the first measurement."""
+    global _COMPILE_SECONDS
+    if _COMPILE_SECONDS is None:
+        from cgt.games.interleave import Interleave
+
+        started = time.perf_counter()
+        for turns in ("pass", "loser"):
+            for win in ("stones", "groups"):
+                game = Interleave(size=2, win=win, turns=turns)
+                root = game.initial_position()
+                space = InterleaveSpace(game, root.red, root.black)
+                space.solve(root)
+                space.move_values(root)
+        _COMPILE_SECONDS = time.perf_counter() - started
+    return _COMPILE_SECONDS
+
+
+def solve_interleave(
+    game: Game[Any, Any],
+    position: Any = None,
+    *,
+    remoteness: bool = False,
+    tt_entries: int = 1 << 22,
+    symmetry: bool = True,
+    principal_variation: bool = True,
+    max_seconds: float | None = None,
+    progress: ProgressCallback | None = None,
+) -> SolveResult:
+    """Solve ``position`` (default: the start) by one packed sweep over the placements of its
+    empty cells: the value and remoteness of the root and of every root move.
+
+    ``tt_entries`` and ``symmetry`` are accepted for the solver API's sake and unused (the
+    array is sized by the space; the ranking has no symmetry reduction). Remoteness is always
+    computed; ``remoteness=False`` only leaves it out of the result, as the other kernels do.
+    Refuses with :class:`ParameterError` when the array cannot fit in memory;
+    :class:`SweepBudgetExceeded` after ``max_seconds``. ``seconds`` excludes compilation
+    (``extra["compile_seconds"]``).
+    """
+    del tt_entries, symmetry
+    if position is None:
+        position = game.initial_position()
+    try:
+        red, black, _, _ = position
+    except (TypeError, ValueError):
+        raise PositionError(f"not an Interleave position: {position!r}") from None
+    space = InterleaveSpace(game, red, black)
+    space.check_position(position)
+    space.check_memory()
+    compile_seconds = warm_up()
+    started = time.perf_counter()
+    space.solve(position, progress=progress, max_seconds=max_seconds)
+    solve_seconds = time.perf_counter() - started
+    outcome, distance = space.value_of(position)
+    move_values = space.move_values(position)
+    line = space.principal_variation(position) if principal_variation else []
+    best = best_move_values(move_values, outcome, distance)
+    result_distance: int | None = distance
+    if not remoteness:
+        result_distance = None
+        move_values = [MoveValue(m.move, m.name, m.outcome, None) for m in move_values]
+    placements = int(space.stats["placements_solved"])
+    positions = placements * (1 if space.loser else 4)
+    bytes_used = space.bytes_needed()
+    return SolveResult(
+        game=game.name,
+        params=dict(game.parameters),
+        position=game.render(position),
+        solver="compiled",
+        outcome=outcome,
+        remoteness=result_distance,
+        moves=move_values,
+        best_moves=[m.name for m in best],
+        principal_variation=line,
+        positions=positions,
+        seconds=time.perf_counter() - started,
+        extra={
+            "method": "packed sweep",
+            "symmetry": False,
+            "ranked_placements": space.ranks,
+            "placements_solved": placements,
+            "compile_seconds": round(compile_seconds, 3),
+            "seconds_per_phase": {k: round(v, 3) for k, v in space.seconds.items()},
+            "positions_per_second": round(positions / solve_seconds) if solve_seconds else None,
+            "bytes": bytes_used,
+            "memory": format_bytes(bytes_used),
+        },
+    )
+
+
+# ------------------------------------------------------------------ every setup at once
+#: A property of a setup read from its codes: (codes with Red to move, codes with Black to
+#: move) under ``turns=pass`` (no pass pending), the same array twice under ``turns=loser``.
+SetupPredicate = Callable[[np.ndarray, np.ndarray], np.ndarray]
+
+
+def _red_wins_red_first(red_moves: np.ndarray, black_moves: np.ndarray) -> np.ndarray:
+    return (red_moves & 1) == 0
+
+
+def _red_wins_black_first(red_moves: np.ndarray, black_moves: np.ndarray) -> np.ndarray:
+    return (black_moves & 1) == 1
+
+
+def _red_wins_loser(codes: np.ndarray, same: np.ndarray) -> np.ndarray:
+    return (codes >= MOVER_BIT) == ((codes & 1) == 1)  # Black moves and loses, or Red wins
+
+
+def _first_player_matters(red_moves: np.ndarray, black_moves: np.ndarray) -> np.ndarray:
+    return _red_wins_red_first(red_moves, black_moves) != _red_wins_black_first(
+        red_moves, black_moves
+    )
+
+
+def solve_every_setup(
+    size: int,
+    win: str = "stones",
+    turns: str = "pass",
+    *,
+    progress: ProgressCallback | None = None,
+    max_seconds: float | None = None,
+) -> dict[str, Any]:
+    """Solve every placement of the size-``size`` board in one sweep and count, over the pie
+    setups (any stones, at least one black), those Red wins: every setup, and the setups up
+    to the board's 12 symmetries (by Burnside's lemma: the winner is the same on a whole
+    orbit, so the Red-won orbits are the average over the symmetries of the Red-won setups
+    each one fixes). Under ``turns=pass`` one sweep answers both ``first`` players, and
+    ``first_player_matters`` counts the setups whose winner depends on who moves first."""
+    from cgt.games.interleave import Interleave
+
+    game = Interleave(size=size, win=win, turns=turns)
+    space = InterleaveSpace(game)
+    started = time.perf_counter()
+    space.solve(progress=progress, max_seconds=max_seconds)
+    sweep_seconds = time.perf_counter() - started
+    assert space.value is not None
+    predicates: dict[str, SetupPredicate]
+    if space.loser:
+        predicates = {"loser": _red_wins_loser}
+    else:
+        predicates = {
+            "red first": _red_wins_red_first,
+            "black first": _red_wins_black_first,
+        }
+    counting = time.perf_counter()
+    counts: dict[str, dict[str, int]] = {}
+    setups, orbits = _burnside_count(space, lambda red_moves, black_moves: red_moves >= 0)
+    for label, predicate in predicates.items():
+        red_wins, red_won_orbits = _burnside_count(space, predicate)
+        counts[label] = {
+            "setups": setups,
+            "red_wins": red_wins,
+            "setups_up_to_symmetry": orbits,
+            "red_wins_up_to_symmetry": red_won_orbits,
+        }
+    if not space.loser:
+        matters, matters_orbits = _burnside_count(space, _first_player_matters)
+        counts["first_player_matters"] = {
+            "setups": matters,
+            "setups_up_to_symmetry": matters_orbits,
+        }
+    return {
+        "size": size,
+        "win": win,
+        "turns": turns,
+        "placements": space.ranks,
+        "bytes": space.bytes_needed(),
+        "seconds_per_phase": {
+            **{k: round(v, 3) for k, v in space.seconds.items()},
+            "count": round(time.perf_counter() - counting, 3),
+        },
+        "sweep_seconds": round(sweep_seconds, 3),
+        "placements_per_second": round(space.ranks / sweep_seconds) if sweep_seconds else None,
+        "counts": counts,
+    }
+
+
+def _burnside_count(space: InterleaveSpace, predicate: SetupPredicate) -> tuple[int, int]:
+    """(setups with the property, orbits of them under the 12 symmetries) over the solved
+    full space; the property must be the same for every setup of an orbit."""
+    assert space.value is not None
+    value = space.value
+    stride = space.states_stored
+    other = stride - 1  # the Black-to-move state under turns=pass, the same one otherwise
+    pow3 = np.array([3**j for j in range(space.cells)], dtype=np.int64)
+
+    def holds(ranks: np.ndarray) -> int:
+        return int(predicate(value[stride * ranks], value[stride * ranks + other]).sum())
+
+    # the identity fixes every placement: chunks of strided views (no index arrays)
+    with_property = 0
+    chunk = 1 << 24
+    for low in range(0, space.ranks, chunk):
+        high = min(space.ranks, low + chunk)
+        red_moves = value[stride * low : stride * high : stride]
+        black_moves = value[stride * low + other : stride * high : stride]
+        with_property += int(predicate(red_moves, black_moves).sum())
+    with_property -= holds(_no_black_ranks(pow3))
+    orbit_sum = with_property
+    for perm in space.board.symmetries[1:]:
+        ranks, has_black = _fixed_placements(perm, pow3)
+        orbit_sum += holds(ranks[has_black])
+    group_order = len(space.board.symmetries)
+    if orbit_sum % group_order:
+        raise AssertionError("the Burnside sum is not a multiple of the group order")
+    return with_property, orbit_sum // group_order
+
+
+def _fixed_placements(perm: tuple[int, ...], pow3: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Ranks of the placements a symmetry fixes (one colour per cycle of the permutation)
+    and whether each holds a black stone."""
+    seen: set[int] = set()
+    cycle_weights = []
+    for start in range(len(perm)):
+        if start in seen:
+            continue
+        weight = 0
+        cell = start
+        while cell not in seen:
+            seen.add(cell)
+            weight += int(pow3[cell])
+            cell = perm[cell]
+        cycle_weights.append(weight)
+    ranks = np.zeros(1, dtype=np.int64)
+    has_black = np.zeros(1, dtype=bool)
+    for weight in cycle_weights:
+        ranks = np.concatenate([ranks, ranks + weight, ranks + 2 * weight])
+        has_black = np.concatenate([has_black, has_black, np.ones_like(has_black)])
+    return ranks, has_black
+
+
+def _no_black_ranks(pow3: np.ndarray) -> np.ndarray:
+    """Ranks of the placements with red stones only (every digit 0 or 1)."""
+    ranks = np.zeros(1, dtype=np.int64)
+    for weight in pow3:
+        ranks = np.concatenate([ranks, ranks + weight])
+    return ranks
