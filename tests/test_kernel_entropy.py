@@ -252,12 +252,12 @@ def test_stabiliser_order_matches_the_game_transforms(game: Entropy) -> None:
 
 
 @pytest.mark.parametrize("symmetry", [False, True])
+@pytest.mark.parametrize("game", SYMMETRIC_SPACES[3:6], ids=lambda g: f"{g.width}x{g.height}")
 def test_one_thread_and_two_threads_and_tiny_rounds_give_the_same_values(
-    symmetry: bool, monkeypatch: pytest.MonkeyPatch
+    game: Entropy, symmetry: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The parallel scan and the two-phase propagation (frontier split into slices,
     updates applied between rounds) against one thread with the default round size."""
-    game = Entropy(width=4, height=4, setup="SSS./..../..../.OOO O")
     threads = numba.get_num_threads()
     try:
         numba.set_num_threads(1)
@@ -272,7 +272,9 @@ def test_one_thread_and_two_threads_and_tiny_rounds_give_the_same_values(
         numba.set_num_threads(threads)
     assert serial.value is not None and parallel.value is not None
     assert np.array_equal(serial.value, parallel.value)
-    assert serial.stats == parallel.stats
+    measured = ("propagation_updates", "propagation_seconds_generate_apply")
+    for key, expected in serial.stats.items():
+        assert key in measured or parallel.stats[key] == expected, key
     assert serial.stats["wins"] > 0 and serial.stats["losses"] > 0
 
 

@@ -76,7 +76,7 @@ from cgt.errors import CGTError, ParameterError, PositionError
 from cgt.protocol import Game, Outcome
 from solvers.kernels.base import SearchBudgetExceeded
 from solvers.kernels.table import I64, U64, popcount
-from solvers.memory import format_bytes, require_memory
+from solvers.memory import format_bytes, require_memory, zeroed_array
 from solvers.result import MoveValue, SolveResult
 from solvers.retrograde import best_move_values, follow_best_moves
 
@@ -368,6 +368,29 @@ def build_classes(
     return classes
 
 
+@njit(cache=True, inline="always")
+def _rank_in_class(
+    cls: I64, s_cells: U64, s_rank: I64, free: U64, cfg: np.ndarray, perm: np.ndarray,
+    binom: np.ndarray, stab: np.ndarray,
+) -> tuple[I64, I64]:  # fmt: skip
+    """Canonical S rank of a position whose O set is its class representative (``free``:
+    the cells that set leaves), given the rank ``s_rank`` of its own S set, and the order of
+    its stabiliser (the symmetries mapping the placement onto itself, identity included)."""
+    order = 1
+    fixing = stab[cls]
+    if fixing != 0:
+        for h in range(1, cfg[C_SYMMETRIES]):
+            if fixing >> h & 1:
+                image_s = transform_mask(s_cells, perm[h])
+                if image_s == s_cells:
+                    order += 1
+                    continue
+                image = rank_set(compress(image_s, free), binom)
+                if image < s_rank:
+                    s_rank = image
+    return s_rank, order
+
+
 @njit(cache=True)
 def canonical_index_and_stabiliser(
     o_cells: U64,
@@ -390,20 +413,10 @@ def canonical_index_and_stabiliser(
     if g != 0:
         s_cells = transform_mask(s_cells, perm[g])
     free = full & ~rep_mask[cls]
-    best = rank_set(compress(s_cells, free), binom)
-    order = 1
-    fixing = stab[cls]
-    if fixing != 0:
-        for h in range(1, cfg[C_SYMMETRIES]):
-            if fixing >> h & 1:
-                image_s = transform_mask(s_cells, perm[h])
-                if image_s == s_cells:
-                    order += 1
-                    continue
-                image = rank_set(compress(image_s, free), binom)
-                if image < best:
-                    best = image
-    return (side * cfg[C_CLASSES] + cls) * cfg[C_S_RANKS] + best, order
+    s_rank, order = _rank_in_class(
+        cls, s_cells, rank_set(compress(s_cells, free), binom), free, cfg, perm, binom, stab
+    )
+    return (side * cfg[C_CLASSES] + cls) * cfg[C_S_RANKS] + s_rank, order
 
 
 @njit(cache=True)
@@ -683,12 +696,16 @@ def child_updates(
     keeping canonical parents only: there each (canonical parent, move) pair into the
     class is found exactly once, weight 1. Without symmetry G is trivial and both agree.
     """
-    o_cells, s_cells, child_side = position_of(index, full, cfg, binom, rep_mask)
-    mover = 1 - child_side  # every move and pass hands the turn over
     classes = cfg[C_CLASSES]
     s_ranks = cfg[C_S_RANKS]
     block = index // s_ranks
+    child_side = block // classes
     cls = block - child_side * classes
+    o_cells = rep_mask[cls]
+    free = full & ~o_cells
+    compact = unrank_set(index - block * s_ranks, cfg[C_K2], cfg[C_CELLS] - cfg[C_K1], binom)
+    s_cells = expand(compact, free)
+    mover = 1 - child_side  # every move and pass hands the turn over
     fixing = stab[cls]
     if fixing != 0:  # O set symmetric: is the whole placement?
         for h in range(1, cfg[C_SYMMETRIES]):
@@ -705,10 +722,13 @@ def child_updates(
         out[count] = parent * UPDATE_SCALE + (0 if child_loses else 1)
         count += 1
     # S un-moves keep the O set (the representative) and the block: only the S rank
-    # changes, and the compressed S set changes by the two cells b and a
-    free = full & ~o_cells
-    compact = compress(s_cells, free)
+    # changes, and the compressed S set changes by the two cells b and a. O un-moves keep
+    # the S set: its images under every symmetry serve all of them.
     parent_block = (mover * classes + cls) * s_ranks
+    s_images = np.empty(8, dtype=np.uint64)
+    if mover == 0:
+        for g in range(cfg[C_SYMMETRIES]):
+            s_images[g] = transform_mask(s_cells, perm[g])
     m = mine
     while m != _U0:
         b = _low(m)
@@ -723,30 +743,27 @@ def child_updates(
                 parent_mine = mine ^ b_bit ^ a_bit
                 if king[a] & parent_mine == _U0:
                     continue  # the piece on a had no friend: it could not move
-                order = 1
                 if mover == 0:
-                    parent, order = canonical_index_and_stabiliser(
-                        parent_mine, s_cells, 0, full, cfg, perm, binom, class_of, sym_of,
-                        rep_mask, stab,
+                    o_rank = rank_set(parent_mine, binom)
+                    parent_cls = np.int64(class_of[o_rank])
+                    parent_s = s_images[sym_of[o_rank]]
+                    parent_free = full & ~rep_mask[parent_cls]
+                    s_rank, order = _rank_in_class(
+                        parent_cls, parent_s, rank_set(compress(parent_s, parent_free), binom),
+                        parent_free, cfg, perm, binom, stab,
                     )  # fmt: skip
+                    parent = parent_cls * s_ranks + s_rank  # side 0
                 else:
                     parent_compact = (
                         compact
                         ^ _bit(popcount(free & (b_bit - _U1)))
                         ^ _bit(popcount(free & (a_bit - _U1)))
                     )
-                    best = rank_set(parent_compact, binom)
-                    if fixing != 0:
-                        for h in range(1, cfg[C_SYMMETRIES]):
-                            if fixing >> h & 1:
-                                image_s = transform_mask(parent_mine, perm[h])
-                                if image_s == parent_mine:
-                                    order += 1
-                                    continue
-                                image = rank_set(compress(image_s, free), binom)
-                                if image < best:
-                                    best = image
-                    parent = parent_block + best
+                    s_rank, order = _rank_in_class(
+                        cls, parent_mine, rank_set(parent_compact, binom), free, cfg, perm,
+                        binom, stab,
+                    )  # fmt: skip
+                    parent = parent_block + s_rank
                 if value[parent] != UNRESOLVED:
                     continue  # decided (terminal parents too)
                 if _slide_was_legal(parent_mine, occupied ^ b_bit ^ a_bit, occupied, king):
@@ -1045,8 +1062,8 @@ class EntropySpace:
         if not self.classes:
             self.build_tables()
         require_memory(self.bytes_needed(self.classes), "packed Entropy retrograde arrays")
-        value = np.zeros(self.size, dtype=np.uint16)
-        counter = np.zeros(self.size, dtype=self.counter_dtype)
+        value = zeroed_array(self.size, np.uint16)
+        counter = zeroed_array(self.size, self.counter_dtype)
         self.value, self.counter = value, counter
         blocks = 2 * self.classes
         step = max(1, (1 << 22) // max(self.s_ranks, 1))
@@ -1097,6 +1114,8 @@ class EntropySpace:
         level = 0
         levels: list[int] = []
         decided_total = int(frontier.size)
+        generate_seconds = apply_seconds = 0.0  # the parallel and the serial phase
+        updates = 0
         while frontier.size:
             levels.append(int(frontier.size))
             if level + 1 > MAX_REMOTENESS:
@@ -1108,6 +1127,7 @@ class EntropySpace:
                 starts = np.array([r[0] for r in ranges], dtype=np.int64)
                 ends = np.array([r[1] for r in ranges], dtype=np.int64)
                 written[:] = 0
+                round_started = time.perf_counter()
                 generate_updates(
                     frontier,
                     starts,
@@ -1129,10 +1149,14 @@ class EntropySpace:
                     written[: len(ranges)],
                     room,
                 )
+                applying = time.perf_counter()
                 count = apply_updates(
                     out[: len(ranges) * part], written[: len(ranges)], level, value, counter,
                     decided,
                 )  # fmt: skip
+                generate_seconds += applying - round_started
+                apply_seconds += time.perf_counter() - applying
+                updates += int(written.sum())
                 next_parts.append(decided[:count].copy())
                 decided_total += int(count)
                 pending = [(int(s), int(e)) for s, e in zip(starts, ends, strict=True) if s < e]
@@ -1162,6 +1186,11 @@ class EntropySpace:
             "terminal_draws": int(np.count_nonzero(value == TERMINAL_DRAW)),
             "max_remoteness": len(levels) - 1,
             "decided_per_level": levels,
+            "propagation_updates": updates,
+            "propagation_seconds_generate_apply": [
+                round(generate_seconds, 3),
+                round(apply_seconds, 3),
+            ],
         }
 
     def _check_budget(
