@@ -28,6 +28,7 @@ def main() -> None:
     import numba
 
     from cgt.games.entropy import Entropy
+    from cgt.progress import StderrProgress
     from solvers.kernels.entropy import EntropySpace, warm_up
 
     if args.threads:
@@ -38,7 +39,7 @@ def main() -> None:
         symmetry=not args.no_symmetry,
     )
     started, cpu = time.perf_counter(), time.process_time()
-    space.solve(max_seconds=args.max_seconds)
+    space.solve(max_seconds=args.max_seconds, progress=StderrProgress("entropy"))
     wall, cpu = time.perf_counter() - started, time.process_time() - cpu
     assert space.value is not None
     print(

@@ -581,13 +581,14 @@ def _updates_from_every_image(
     value: np.ndarray,
     out: np.ndarray,
     count: I64,
+    scratch: np.ndarray,
 ) -> I64:
     """Parents of a child with a non-trivial stabiliser: un-moves from every distinct image
     of the child, keeping the parents that are canonical, so each (canonical parent, move
     into the child's class) pair is found once (see :func:`child_updates`)."""
     symmetries = cfg[C_SYMMETRIES]
-    images_o = np.empty(8, dtype=np.uint64)
-    images_s = np.empty(8, dtype=np.uint64)
+    images_o = scratch[:8]
+    images_s = scratch[8:16]
     distinct = 0
     for g in range(symmetries):
         image_o = transform_mask(o_cells, perm[g]) if g else o_cells
@@ -671,12 +672,13 @@ def child_updates(
     value: np.ndarray,
     out: np.ndarray,
     count: I64,
+    scratch: np.ndarray,
 ) -> I64:
     """Append to ``out[count:]`` one update ``parent * UPDATE_SCALE + weight`` per un-move
     (or un-pass) of the decided child ``index`` into a canonical parent that is still
     unresolved; ``weight`` 0 means "the parent wins" (the child loses), else the number of
-    the parent's moves the update accounts for. Only reads ``value``. Returns the new
-    length.
+    the parent's moves the update accounts for. Only reads ``value``; ``scratch`` (16
+    uint64) is working room for the child's images. Returns the new length.
 
     Why one un-move can stand for several moves. Let G be the symmetry group, C the child
     with a trivial stabiliser (its images g(C), g in G, are pairwise distinct) and P a
@@ -713,6 +715,7 @@ def child_updates(
                 return _updates_from_every_image(
                     o_cells, s_cells, mover, 0 if child_loses else 1, full, cfg, king,
                     rays, ray_len, perm, binom, class_of, rep_mask, stab, value, out, count,
+                    scratch,
                 )  # fmt: skip
     occupied = o_cells | s_cells
     mine = o_cells if mover == 0 else s_cells
@@ -725,7 +728,7 @@ def child_updates(
     # changes, and the compressed S set changes by the two cells b and a. O un-moves keep
     # the S set: its images under every symmetry serve all of them.
     parent_block = (mover * classes + cls) * s_ranks
-    s_images = np.empty(8, dtype=np.uint64)
+    s_images = scratch[:8]
     if mover == 0:
         for g in range(cfg[C_SYMMETRIES]):
             s_images[g] = transform_mask(s_cells, perm[g])
@@ -804,6 +807,7 @@ def generate_updates(
     part = out.size // slices
     loss_code = WIN_BASE + 2 * level + 1
     for t in prange(slices):
+        scratch = np.empty(16, dtype=np.uint64)  # symmetry images of one child
         base = t * part
         count = base
         position = starts[t]
@@ -813,7 +817,7 @@ def generate_updates(
             position += 1
             count = child_updates(
                 index, np.int64(value[index]) == loss_code, full, cfg, king, rays, ray_len,
-                perm, binom, class_of, sym_of, rep_mask, stab, value, out, count,
+                perm, binom, class_of, sym_of, rep_mask, stab, value, out, count, scratch,
             )  # fmt: skip
         starts[t] = position
         written[t] = count - base
