@@ -51,10 +51,19 @@ for the opponent.
    level's frontier list (no sweep over the whole array per level).
 3. What is still unresolved is a draw (play can go round forever).
 
-With symmetry, un-moves are generated from every distinct image of the decided child and a
-parent is kept only when it is itself its class's canonical position; then every (canonical
-parent, move) pair into the child's class is found exactly once, which is what counters
-that count moves need.
+With symmetry, a decided child whose placement no symmetry fixes (nearly all of them)
+generates un-moves from itself only and maps each parent to its canonical index; one such
+un-move stands for as many of the parent's moves as the parent's stabiliser has elements,
+so the counter drops by that weight (proof in :func:`child_updates`). A child that some
+symmetry fixes generates un-moves from every distinct image and keeps the parents that are
+canonical: then every (canonical parent, move) pair into its class is found exactly once.
+
+Parallelism (numba ``prange``, as many threads as numba has): the scan runs blocks in
+parallel (each writes only its own indices); each propagation round lets every thread turn
+a slice of the frontier into updates ``parent * UPDATE_SCALE + weight`` (reading ``value``
+only), then one thread applies them (decrements, decisions, the next frontier), so there
+is no race and the values do not depend on the number of threads. ``value`` and
+``counter`` sit in huge-page mappings (random look-ups over gigabytes).
 
 Every index of the space is solved, reachable from the start or not; positions with other
 piece counts are a different space.
