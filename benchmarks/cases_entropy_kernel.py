@@ -59,3 +59,7 @@ def register(case: CaseDecorator) -> None:
     @case("entropy 5x5 3+3/compiled packed retrograde")
     def _entropy55_3() -> dict[str, Any]:
         return _packed(5, 5, "SSS../...../...../...../..OOO O")
+
+    @case("entropy 5x5 4+4/compiled packed retrograde")
+    def _entropy55_4() -> dict[str, Any]:
+        return _packed(5, 5, "SSSS./...../...../...../.OOOO O")

@@ -8,9 +8,17 @@ swapping for hours or being killed halfway.
 
 from __future__ import annotations
 
+import contextlib
+import mmap
 import os
+from typing import Any
+
+import numpy as np
 
 from cgt.errors import ParameterError
+
+#: Arrays at least this big get their own mapping with transparent huge pages.
+HUGE_PAGE_THRESHOLD = 1 << 26
 
 #: Fraction of the currently available memory one solve may claim: the rest is left to
 #: Python objects, the operating system and other processes.
@@ -51,3 +59,17 @@ def require_memory(needed: int, what: str, hint: str = "", available: int | None
             f"{what} needs {format_bytes(needed)} but only {format_bytes(budget)} of memory "
             f"can be used{advice}"
         )
+
+
+def zeroed_array(length: int, dtype: Any) -> np.ndarray:
+    """A zero-filled array of ``length`` items; a big one in its own anonymous mapping
+    advised to use transparent huge pages, because random access over gigabytes misses the
+    TLB on nearly every access with 4 KiB pages. Freed with the array."""
+    item = np.dtype(dtype)
+    size = length * item.itemsize
+    if size < HUGE_PAGE_THRESHOLD or not hasattr(mmap, "MADV_HUGEPAGE"):
+        return np.zeros(length, dtype=item)
+    buffer = mmap.mmap(-1, size)  # anonymous: zero-filled by the kernel
+    with contextlib.suppress(OSError):  # refused advice: plain pages still work
+        buffer.madvise(mmap.MADV_HUGEPAGE)
+    return np.frombuffer(buffer, dtype=item)

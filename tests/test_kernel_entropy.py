@@ -16,16 +16,20 @@ import random
 from math import comb
 from typing import Any
 
+import numba
+import numpy as np
 import pytest
 
 from cgt.errors import ParameterError, PositionError
 from cgt.games.entropy import PASS, Entropy, EntropyPosition
 from cgt.games.nim import Nim
 from cgt.protocol import Outcome
+from solvers.kernels import entropy as entropy_kernel
 from solvers.kernels.entropy import (
     DUPLICATE,
     EntropySpace,
     RetrogradeBudgetExceeded,
+    canonical_index_and_stabiliser,
     solve_entropy,
     warm_up,
 )
@@ -169,16 +173,109 @@ def test_every_reachable_position_agrees_with_the_python_retrograde(game: Entrop
     assert decided > len(solution) // 4  # wins and losses, not only draws, were compared
 
 
-def test_symmetry_changes_no_value_anywhere_in_the_space() -> None:
-    """Every index of the unreduced space (reachable or not) against the reduced space."""
-    game = Entropy(width=3, height=3, setup="SSS/.../OOO O")
+#: Spaces with many symmetric placements: a decided child or parent with a non-trivial
+#: stabiliser is where one un-move stands for several moves (the weights of
+#: solvers.kernels.entropy.child_updates) or the every-image fallback runs.
+SYMMETRIC_SPACES = [
+    Entropy(width=3, height=3, setup="SSS/.../OOO O"),
+    Entropy(width=3, height=3, setup="SSS/.../OOO O", goal="disable"),
+    Entropy(width=3, height=3, setup="SS./.../.OO O", goal="disable"),
+    Entropy(width=4, height=4, setup="SS../..../..../..OO O"),
+    Entropy(width=4, height=4, setup="S.../..../..../..OO O", goal="disable"),
+    Entropy(width=4, height=3, setup="SSS./..../.OOO O"),  # rectangle: 4 symmetries
+    Entropy(width=5, height=3, setup="SS.../...../...OO O"),
+]
+
+
+def stabiliser_order(game: Entropy, position: EntropyPosition) -> int:
+    return sum(game.transform(position, s) == position for s in range(game.symmetry_count))
+
+
+@pytest.mark.parametrize(
+    "game",
+    [
+        *SYMMETRIC_SPACES,
+        pytest.param(  # 320,320 indices
+            Entropy(width=4, height=4, setup="SSS./..../..../.OOO O"), marks=pytest.mark.slow
+        ),
+    ],
+    ids=lambda g: f"{g.width}x{g.height}-{g.setup}-{g.goal}",
+)
+def test_symmetry_changes_no_value_anywhere_in_the_space(game: Entropy) -> None:
+    """Every index of the unreduced space (reachable or not, no symmetry: every move counted
+    once, no weights) against the reduced space, with decided symmetric positions among
+    them (wins and losses both)."""
     full, reduced = EntropySpace(game, symmetry=False), EntropySpace(game, symmetry=True)
     full.solve()
     reduced.solve()
-    assert reduced.stats["positions"] < full.stats["positions"] / 4
+    assert reduced.stats["positions"] < full.stats["positions"] / 2
+    symmetric_outcomes = set()
     for index in range(full.size):
         position = full.position(index)
-        assert full.value_of(position) == reduced.value_of(position)
+        expected = full.value_of(position)
+        assert reduced.value_of(position) == expected, game.render(position)
+        if stabiliser_order(game, position) > 1:
+            symmetric_outcomes.add(expected[0])
+    assert symmetric_outcomes == {Outcome.WIN, Outcome.LOSS, Outcome.DRAW}
+
+
+@pytest.mark.parametrize(
+    "game", SYMMETRIC_SPACES[:4], ids=lambda g: f"{g.width}x{g.height}-{g.setup}-{g.goal}"
+)
+def test_symmetric_spaces_agree_with_the_python_retrograde(game: Entropy) -> None:
+    solution = retrograde(game, symmetry=False, keep_positions=True)
+    space = EntropySpace(game, symmetry=True)
+    space.solve()
+    for node in range(len(solution)):
+        position = solution.position_of(node)
+        expected = (Outcome(int(solution.outcomes[node])), solution.remoteness(position))
+        assert space.value_of(position) == expected, game.render(position)
+
+
+@pytest.mark.parametrize("game", SYMMETRIC_SPACES[3:6], ids=lambda g: f"{g.width}x{g.height}")
+def test_stabiliser_order_matches_the_game_transforms(game: Entropy) -> None:
+    space = EntropySpace(game, symmetry=True)
+    space.build_tables()
+    rng = random.Random(5)
+    orders = set()
+    for _ in range(400):
+        position = random_placement(game, rng)
+        o_cells, s_cells, side = position
+        index, order = canonical_index_and_stabiliser(
+            np.uint64(o_cells), np.uint64(s_cells), side, space.full, space.cfg, space.perm,
+            space.binom, space.class_of, space.sym_of, space.rep_mask, space.stab,
+        )  # fmt: skip
+        assert index == space.index(position)
+        assert order == stabiliser_order(game, position), game.render(position)
+        orders.add(int(order))
+    assert len(orders) > 1
+
+
+@pytest.mark.parametrize("symmetry", [False, True])
+@pytest.mark.parametrize("game", SYMMETRIC_SPACES[3:6], ids=lambda g: f"{g.width}x{g.height}")
+def test_one_thread_and_two_threads_and_tiny_rounds_give_the_same_values(
+    game: Entropy, symmetry: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The parallel scan and the two-phase propagation (frontier split into slices,
+    updates applied between rounds) against one thread with the default round size."""
+    threads = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        serial = EntropySpace(game, symmetry=symmetry)
+        serial.solve()
+        numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+        monkeypatch.setattr(entropy_kernel, "UPDATES_PER_SLICE", 1)  # rounds of ~4 children
+        monkeypatch.setattr(entropy_kernel, "MIN_SPLIT", 1)
+        parallel = EntropySpace(game, symmetry=symmetry)
+        parallel.solve()
+    finally:
+        numba.set_num_threads(threads)
+    assert serial.value is not None and parallel.value is not None
+    assert np.array_equal(serial.value, parallel.value)
+    measured = ("propagation_updates", "propagation_seconds_generate_apply")
+    for key, expected in serial.stats.items():
+        assert key in measured or parallel.stats[key] == expected, key
+    assert serial.stats["wins"] > 0 and serial.stats["losses"] > 0
 
 
 def test_solve_entropy_matches_the_retrograde_result() -> None:

@@ -51,10 +51,19 @@ for the opponent.
    level's frontier list (no sweep over the whole array per level).
 3. What is still unresolved is a draw (play can go round forever).
 
-With symmetry, un-moves are generated from every distinct image of the decided child and a
-parent is kept only when it is itself its class's canonical position; then every (canonical
-parent, move) pair into the child's class is found exactly once, which is what counters
-that count moves need.
+With symmetry, a decided child whose placement no symmetry fixes (nearly all of them)
+generates un-moves from itself only and maps each parent to its canonical index; one such
+un-move stands for as many of the parent's moves as the parent's stabiliser has elements,
+so the counter drops by that weight (proof in :func:`child_updates`). A child that some
+symmetry fixes generates un-moves from every distinct image and keeps the parents that are
+canonical: then every (canonical parent, move) pair into its class is found exactly once.
+
+Parallelism (numba ``prange``, as many threads as numba has): the scan runs blocks in
+parallel (each writes only its own indices); each propagation round lets every thread turn
+a slice of the frontier into updates ``parent * UPDATE_SCALE + weight`` (reading ``value``
+only), then one thread applies them (decrements, decisions, the next frontier), so there
+is no race and the values do not depend on the number of threads. ``value`` and
+``counter`` sit in huge-page mappings (random look-ups over gigabytes).
 
 Every index of the space is solved, reachable from the start or not; positions with other
 piece counts are a different space.
@@ -67,15 +76,16 @@ from collections.abc import Callable
 from math import comb
 from typing import Any
 
+import numba
 import numpy as np
-from numba import njit
+from numba import njit, prange
 from numba.cpython.unsafe.numbers import trailing_zeros  # LLVM cttz intrinsic
 
 from cgt.errors import CGTError, ParameterError, PositionError
 from cgt.protocol import Game, Outcome
 from solvers.kernels.base import SearchBudgetExceeded
 from solvers.kernels.table import I64, U64, popcount
-from solvers.memory import format_bytes, require_memory
+from solvers.memory import format_bytes, require_memory, zeroed_array
 from solvers.result import MoveValue, SolveResult
 from solvers.retrograde import best_move_values, follow_best_moves
 
@@ -95,6 +105,13 @@ KERNEL_PASS = -1
 NOT_TERMINAL = 2
 #: Room for every move code list.
 MOVE_BUFFER = 64 * 64
+#: A propagation update is ``parent * UPDATE_SCALE + weight`` (weight 0: the parent wins).
+UPDATE_SCALE = 16
+#: Updates one slice of a propagation round may write before the serial phase applies them
+#: (8 bytes each: 1 MiB per slice, so the parents touched stay in the cache between phases).
+UPDATES_PER_SLICE = 1 << 17
+#: A frontier range is split for an idle thread only when both halves have this many.
+MIN_SPLIT = 256
 
 # indices into the configuration array ``cfg`` (int64)
 C_CELLS = 0
@@ -360,6 +377,57 @@ def build_classes(
     return classes
 
 
+@njit(cache=True, inline="always")
+def _rank_in_class(
+    cls: I64, s_cells: U64, s_rank: I64, free: U64, cfg: np.ndarray, perm: np.ndarray,
+    binom: np.ndarray, stab: np.ndarray,
+) -> tuple[I64, I64]:  # fmt: skip
+    """Canonical S rank of a position whose O set is its class representative (``free``:
+    the cells that set leaves), given the rank ``s_rank`` of its own S set, and the order of
+    its stabiliser (the symmetries mapping the placement onto itself, identity included)."""
+    order = 1
+    fixing = stab[cls]
+    if fixing != 0:
+        for h in range(1, cfg[C_SYMMETRIES]):
+            if fixing >> h & 1:
+                image_s = transform_mask(s_cells, perm[h])
+                if image_s == s_cells:
+                    order += 1
+                    continue
+                image = rank_set(compress(image_s, free), binom)
+                if image < s_rank:
+                    s_rank = image
+    return s_rank, order
+
+
+@njit(cache=True)
+def canonical_index_and_stabiliser(
+    o_cells: U64,
+    s_cells: U64,
+    side: I64,
+    full: U64,
+    cfg: np.ndarray,
+    perm: np.ndarray,
+    binom: np.ndarray,
+    class_of: np.ndarray,
+    sym_of: np.ndarray,
+    rep_mask: np.ndarray,
+    stab: np.ndarray,
+) -> tuple[I64, I64]:
+    """Index of the canonical image of a position and the order of the position's
+    stabiliser (the symmetries mapping its placement onto itself, the identity included)."""
+    o_rank = rank_set(o_cells, binom)
+    cls = np.int64(class_of[o_rank])
+    g = sym_of[o_rank]
+    if g != 0:
+        s_cells = transform_mask(s_cells, perm[g])
+    free = full & ~rep_mask[cls]
+    s_rank, order = _rank_in_class(
+        cls, s_cells, rank_set(compress(s_cells, free), binom), free, cfg, perm, binom, stab
+    )
+    return (side * cfg[C_CLASSES] + cls) * cfg[C_S_RANKS] + s_rank, order
+
+
 @njit(cache=True)
 def canonical_index(
     o_cells: U64,
@@ -375,21 +443,9 @@ def canonical_index(
     stab: np.ndarray,
 ) -> I64:
     """Index of the canonical image of a position (the position itself without symmetry)."""
-    o_rank = rank_set(o_cells, binom)
-    cls = np.int64(class_of[o_rank])
-    g = sym_of[o_rank]
-    if g != 0:
-        s_cells = transform_mask(s_cells, perm[g])
-    free = full & ~rep_mask[cls]
-    best = rank_set(compress(s_cells, free), binom)
-    fixing = stab[cls]
-    if fixing != 0:
-        for h in range(1, cfg[C_SYMMETRIES]):
-            if fixing >> h & 1:
-                image = rank_set(compress(transform_mask(s_cells, perm[h]), free), binom)
-                if image < best:
-                    best = image
-    return (side * cfg[C_CLASSES] + cls) * cfg[C_S_RANKS] + best
+    return canonical_index_and_stabiliser(
+        o_cells, s_cells, side, full, cfg, perm, binom, class_of, sym_of, rep_mask, stab
+    )[0]
 
 
 @njit(cache=True)
@@ -437,7 +493,7 @@ def position_of(
 
 
 # --------------------------------------------------------------------------- retrograde
-@njit(cache=True)
+@njit(cache=True, parallel=True)
 def init_blocks(
     first_block: I64,
     last_block: I64,
@@ -452,16 +508,17 @@ def init_blocks(
     stab: np.ndarray,
     value: np.ndarray,
     counter: np.ndarray,
-    moves: np.ndarray,
 ) -> None:
     """Initial scan of blocks (side, O class) ``first_block..last_block-1``: terminal values
     at remoteness 0, move counts elsewhere, :data:`DUPLICATE` for non-canonical indices. The
-    S sets of a block are visited in colex order (Gosper's next-combination step)."""
+    S sets of a block are visited in colex order (Gosper's next-combination step). Blocks
+    are independent (each writes only its own indices), so they run in parallel."""
     classes = cfg[C_CLASSES]
     s_ranks = cfg[C_S_RANKS]
     k2 = cfg[C_K2]
     needs_enemy = cfg[C_NEEDS_ENEMY]
-    for block in range(first_block, last_block):
+    for block in prange(first_block, last_block):
+        moves = np.empty(MOVE_BUFFER, dtype=np.int64)
         side = block // classes
         cls = block - side * classes
         o_cells = rep_mask[cls]
@@ -499,35 +556,27 @@ def init_blocks(
 
 
 @njit(cache=True, inline="always")
-def _decide_parent(
-    parent: I64,
-    child_loses: bool,
-    level: I64,
-    value: np.ndarray,
-    counter: np.ndarray,
-    out: np.ndarray,
-    out_count: I64,
-) -> I64:
-    """Count one move of ``parent`` into a decided child; a parent decided now is appended
-    to ``out`` (the next level's frontier). Returns the new length of ``out``."""
-    if parent < 0 or value[parent] != UNRESOLVED:
-        return out_count
-    if child_loses:
-        value[parent] = WIN_BASE + 2 * (level + 1)
-    else:
-        counter[parent] -= 1
-        if counter[parent] != 0:
-            return out_count
-        value[parent] = WIN_BASE + 2 * (level + 1) + 1
-    out[out_count] = parent
-    return out_count + 1
+def _slide_was_legal(
+    parent_mine: U64, parent_occupied: U64, occupied: U64, king: np.ndarray
+) -> bool:
+    """Whether the un-moved slide was legal in the parent: every piece of the mover that
+    was isolated there touches a piece after it (the sliding piece had a friend, checked
+    before)."""
+    rest = parent_mine
+    while rest != _U0:
+        cell = _low(rest)
+        rest &= rest - _U1
+        if king[cell] & parent_occupied == _U0 and king[cell] & occupied == _U0:
+            return False
+    return True
 
 
 @njit(cache=True)
-def propagate_frontier(
-    frontier: np.ndarray,
-    start: I64,
-    level: I64,
+def _updates_from_every_image(
+    o_cells: U64,
+    s_cells: U64,
+    mover: I64,
+    weight: I64,
     full: U64,
     cfg: np.ndarray,
     king: np.ndarray,
@@ -539,124 +588,300 @@ def propagate_frontier(
     rep_mask: np.ndarray,
     stab: np.ndarray,
     value: np.ndarray,
-    counter: np.ndarray,
     out: np.ndarray,
-    room: I64,
-) -> tuple[I64, I64]:
-    """Predecessor updates from the indices ``frontier[start:]`` (decided at remoteness
-    ``level``), writing the parents decided at ``level + 1`` to ``out``. Stops early once
-    fewer than ``room`` slots of ``out`` are left (room: the most parents one child can
-    decide). Returns (next frontier position to process, entries written to ``out``)."""
-    win_code = WIN_BASE + 2 * level
+    count: I64,
+    scratch: np.ndarray,
+) -> I64:
+    """Parents of a child with a non-trivial stabiliser: un-moves from every distinct image
+    of the child, keeping the parents that are canonical, so each (canonical parent, move
+    into the child's class) pair is found once (see :func:`child_updates`)."""
     symmetries = cfg[C_SYMMETRIES]
-    images_o = np.zeros(8, dtype=np.uint64)
-    images_s = np.zeros(8, dtype=np.uint64)
-    out_count = 0
-    limit = out.size - room
-    position = start
-    while position < frontier.size and out_count <= limit:
-        index = frontier[position]
-        position += 1
-        child_loses = np.int64(value[index]) == win_code + 1
-        o_cells, s_cells, child_side = position_of(index, full, cfg, binom, rep_mask)
-        mover = 1 - child_side  # every move and pass hands the turn over
-        distinct = 0
-        for g in range(symmetries):
-            image_o = transform_mask(o_cells, perm[g]) if g else o_cells
-            image_s = transform_mask(s_cells, perm[g]) if g else s_cells
-            seen = False
-            for i in range(distinct):
-                if images_o[i] == image_o and images_s[i] == image_s:
-                    seen = True
-                    break
-            if not seen:
-                images_o[distinct] = image_o
-                images_s[distinct] = image_s
-                distinct += 1
+    images_o = scratch[:8]
+    images_s = scratch[8:16]
+    distinct = 0
+    for g in range(symmetries):
+        image_o = transform_mask(o_cells, perm[g]) if g else o_cells
+        image_s = transform_mask(s_cells, perm[g]) if g else s_cells
+        seen = False
         for i in range(distinct):
-            image_o = images_o[i]
-            image_s = images_s[i]
-            # S moved, so every parent keeps this O set: it must be a representative
-            if (
-                mover == 1
-                and symmetries > 1
-                and rep_mask[class_of[rank_set(image_o, binom)]] != image_o
-            ):
+            if images_o[i] == image_o and images_s[i] == image_s:
+                seen = True
+                break
+        if not seen:
+            images_o[distinct] = image_o
+            images_s[distinct] = image_s
+            distinct += 1
+    for i in range(distinct):
+        image_o = images_o[i]
+        image_s = images_s[i]
+        # S moved, so every parent keeps this O set: it must be a representative
+        if mover == 1 and rep_mask[class_of[rank_set(image_o, binom)]] != image_o:
+            continue
+        occupied = image_o | image_s
+        mine = image_o if mover == 0 else image_s
+        # un-pass: same placement, the mover had no real move
+        parent = index_if_canonical(
+            image_o, image_s, mover, full, cfg, perm, binom, class_of, rep_mask, stab
+        )
+        if (
+            parent >= 0
+            and value[parent] == UNRESOLVED
+            and not has_move(mine, occupied, king, rays, ray_len)
+        ):
+            out[count] = parent * UPDATE_SCALE + weight
+            count += 1
+        # un-moves: a piece of the mover slides back from b to a
+        m = mine
+        while m != _U0:
+            b = _low(m)
+            m &= m - _U1
+            b_bit = _bit(b)
+            for d in range(8):
+                for j in range(ray_len[b, d]):
+                    a = rays[b, d, j]
+                    a_bit = _bit(a)
+                    if occupied & a_bit != _U0:
+                        break
+                    parent_mine = mine ^ b_bit ^ a_bit
+                    if king[a] & parent_mine == _U0:
+                        continue  # the piece on a had no friend: it could not move
+                    if mover == 0:
+                        parent = index_if_canonical(
+                            parent_mine, image_s, 0, full, cfg, perm, binom, class_of,
+                            rep_mask, stab,
+                        )  # fmt: skip
+                    else:
+                        parent = index_if_canonical(
+                            image_o, parent_mine, 1, full, cfg, perm, binom, class_of,
+                            rep_mask, stab,
+                        )  # fmt: skip
+                    if parent < 0 or value[parent] != UNRESOLVED:
+                        continue  # not canonical, or decided (terminal parents too)
+                    if _slide_was_legal(parent_mine, occupied ^ b_bit ^ a_bit, occupied, king):
+                        out[count] = parent * UPDATE_SCALE + weight
+                        count += 1
+    return count
+
+
+@njit(cache=True)
+def child_updates(
+    index: I64,
+    child_loses: bool,
+    full: U64,
+    cfg: np.ndarray,
+    king: np.ndarray,
+    rays: np.ndarray,
+    ray_len: np.ndarray,
+    perm: np.ndarray,
+    binom: np.ndarray,
+    class_of: np.ndarray,
+    sym_of: np.ndarray,
+    rep_mask: np.ndarray,
+    stab: np.ndarray,
+    value: np.ndarray,
+    out: np.ndarray,
+    count: I64,
+    scratch: np.ndarray,
+) -> I64:
+    """Append to ``out[count:]`` one update ``parent * UPDATE_SCALE + weight`` per un-move
+    (or un-pass) of the decided child ``index`` into a canonical parent that is still
+    unresolved; ``weight`` 0 means "the parent wins" (the child loses), else the number of
+    the parent's moves the update accounts for. Only reads ``value``; ``scratch`` (16
+    uint64) is working room for the child's images. Returns the new length.
+
+    Why one un-move can stand for several moves. Let G be the symmetry group, C the child
+    with a trivial stabiliser (its images g(C), g in G, are pairwise distinct) and P a
+    canonical parent with stabiliser S (a subgroup of G). The parent's moves into the
+    class of C are the pairs (P, m) with P.m = g(C) for some g; g is unique because the
+    images of C are distinct, so they number M = sum over g of moves(P -> g(C)). The
+    un-moves generated from C alone that land in P's class are the pairs (Q, m') with Q an
+    image of P and Q.m' = C. For every h in G, h maps the moves P -> h^-1(C) one to one
+    onto the moves h(P) -> C, so sum over h in G of moves(h(P) -> C) = M; and h(P) = Q for
+    exactly |S| elements h (one coset of S) for each of the |G| / |S| images Q. Hence the
+    un-moves from C into P's class number M / |S|: each stands for |S| moves of P, the
+    weight, and the counter drops by M in total, as when every move is counted once. (A
+    win needs only one losing child, so its weight is irrelevant.) An un-pass keeps the
+    placement, so the parent's stabiliser is C's, trivial here: weight 1.
+
+    A child with a non-trivial stabiliser falls back to un-moves from every distinct image,
+    keeping canonical parents only: there each (canonical parent, move) pair into the
+    class is found exactly once, weight 1. Without symmetry G is trivial and both agree.
+    """
+    classes = cfg[C_CLASSES]
+    s_ranks = cfg[C_S_RANKS]
+    block = index // s_ranks
+    child_side = block // classes
+    cls = block - child_side * classes
+    o_cells = rep_mask[cls]
+    free = full & ~o_cells
+    compact = unrank_set(index - block * s_ranks, cfg[C_K2], cfg[C_CELLS] - cfg[C_K1], binom)
+    s_cells = expand(compact, free)
+    mover = 1 - child_side  # every move and pass hands the turn over
+    fixing = stab[cls]
+    if fixing != 0:  # O set symmetric: is the whole placement?
+        for h in range(1, cfg[C_SYMMETRIES]):
+            if fixing >> h & 1 and transform_mask(s_cells, perm[h]) == s_cells:
+                return _updates_from_every_image(
+                    o_cells, s_cells, mover, 0 if child_loses else 1, full, cfg, king,
+                    rays, ray_len, perm, binom, class_of, rep_mask, stab, value, out, count,
+                    scratch,
+                )  # fmt: skip
+    occupied = o_cells | s_cells
+    mine = o_cells if mover == 0 else s_cells
+    # un-pass: same placement (canonical as the child is), the mover had no real move
+    parent = index + (mover - child_side) * classes * s_ranks
+    if value[parent] == UNRESOLVED and not has_move(mine, occupied, king, rays, ray_len):
+        out[count] = parent * UPDATE_SCALE + (0 if child_loses else 1)
+        count += 1
+    # S un-moves keep the O set (the representative) and the block: only the S rank
+    # changes, and the compressed S set changes by the two cells b and a. O un-moves keep
+    # the S set: its images under every symmetry serve all of them.
+    parent_block = (mover * classes + cls) * s_ranks
+    s_images = scratch[:8]
+    if mover == 0:
+        for g in range(cfg[C_SYMMETRIES]):
+            s_images[g] = transform_mask(s_cells, perm[g])
+    m = mine
+    while m != _U0:
+        b = _low(m)
+        m &= m - _U1
+        b_bit = _bit(b)
+        for d in range(8):
+            for j in range(ray_len[b, d]):
+                a = rays[b, d, j]
+                a_bit = _bit(a)
+                if occupied & a_bit != _U0:
+                    break
+                parent_mine = mine ^ b_bit ^ a_bit
+                if king[a] & parent_mine == _U0:
+                    continue  # the piece on a had no friend: it could not move
+                if mover == 0:
+                    o_rank = rank_set(parent_mine, binom)
+                    parent_cls = np.int64(class_of[o_rank])
+                    parent_s = s_images[sym_of[o_rank]]
+                    parent_free = full & ~rep_mask[parent_cls]
+                    s_rank, order = _rank_in_class(
+                        parent_cls, parent_s, rank_set(compress(parent_s, parent_free), binom),
+                        parent_free, cfg, perm, binom, stab,
+                    )  # fmt: skip
+                    parent = parent_cls * s_ranks + s_rank  # side 0
+                else:
+                    parent_compact = (
+                        compact
+                        ^ _bit(popcount(free & (b_bit - _U1)))
+                        ^ _bit(popcount(free & (a_bit - _U1)))
+                    )
+                    s_rank, order = _rank_in_class(
+                        cls, parent_mine, rank_set(parent_compact, binom), free, cfg, perm,
+                        binom, stab,
+                    )  # fmt: skip
+                    parent = parent_block + s_rank
+                if value[parent] != UNRESOLVED:
+                    continue  # decided (terminal parents too)
+                if _slide_was_legal(parent_mine, occupied ^ b_bit ^ a_bit, occupied, king):
+                    out[count] = parent * UPDATE_SCALE + (0 if child_loses else order)
+                    count += 1
+    return count
+
+
+@njit(cache=True, parallel=True)
+def generate_updates(
+    frontier: np.ndarray,
+    starts: np.ndarray,
+    ends: np.ndarray,
+    level: I64,
+    full: U64,
+    cfg: np.ndarray,
+    king: np.ndarray,
+    rays: np.ndarray,
+    ray_len: np.ndarray,
+    perm: np.ndarray,
+    binom: np.ndarray,
+    class_of: np.ndarray,
+    sym_of: np.ndarray,
+    rep_mask: np.ndarray,
+    stab: np.ndarray,
+    value: np.ndarray,
+    out: np.ndarray,
+    written: np.ndarray,
+    room: I64,
+) -> None:
+    """Phase one of a propagation round, in parallel: slice ``t`` runs through
+    ``frontier[starts[t]:ends[t]]`` (children decided at remoteness ``level``) and writes
+    their updates to its own part of ``out`` (``out.size // slices`` entries), stopping
+    while at least ``room`` entries (the most one child can produce) are free. Only reads
+    ``value``, so the slices cannot race; ``starts[t]`` and ``written[t]`` report how far
+    each got."""
+    slices = starts.size
+    part = out.size // slices
+    loss_code = WIN_BASE + 2 * level + 1
+    for t in prange(slices):
+        scratch = np.empty(16, dtype=np.uint64)  # symmetry images of one child
+        base = t * part
+        count = base
+        position = starts[t]
+        end = ends[t]
+        while position < end and count <= base + part - room:
+            index = np.int64(frontier[position])
+            position += 1
+            count = child_updates(
+                index, np.int64(value[index]) == loss_code, full, cfg, king, rays, ray_len,
+                perm, binom, class_of, sym_of, rep_mask, stab, value, out, count, scratch,
+            )  # fmt: skip
+        starts[t] = position
+        written[t] = count - base
+
+
+@njit(cache=True)
+def apply_updates(
+    out: np.ndarray,
+    written: np.ndarray,
+    level: I64,
+    value: np.ndarray,
+    counter: np.ndarray,
+    decided: np.ndarray,
+) -> I64:
+    """Phase two, serial: apply the updates of every slice (a win decides the parent, a
+    weight counts that many of its moves; the last one decides a loss) and write the
+    parents decided now, at remoteness ``level + 1``, to ``decided``. Returns how many.
+    The order of updates cannot change a value: a parent whose moves are all counted has
+    no losing child, so within a level it is either won or lost, never both."""
+    part = out.size // written.size
+    win_code = WIN_BASE + 2 * (level + 1)
+    count = 0
+    for t in range(written.size):
+        for i in range(t * part, t * part + written[t]):
+            update = out[i]
+            parent = update // UPDATE_SCALE
+            weight = update - parent * UPDATE_SCALE
+            if value[parent] != UNRESOLVED:
                 continue
-            occupied = image_o | image_s
-            mine = image_o if mover == 0 else image_s
-            # un-pass: same placement, the mover had no real move
-            parent = index_if_canonical(
-                image_o, image_s, mover, full, cfg, perm, binom, class_of, rep_mask, stab
-            )
-            if (
-                parent >= 0
-                and value[parent] == UNRESOLVED
-                and not has_move(mine, occupied, king, rays, ray_len)
-            ):
-                out_count = _decide_parent(
-                    parent, child_loses, level, value, counter, out, out_count
-                )
-            # un-moves: a piece of the mover slides back from b to a
-            m = mine
-            while m != _U0:
-                b = _low(m)
-                m &= m - _U1
-                b_bit = _bit(b)
-                for d in range(8):
-                    for j in range(ray_len[b, d]):
-                        a = rays[b, d, j]
-                        a_bit = _bit(a)
-                        if occupied & a_bit != _U0:
-                            break
-                        parent_mine = mine ^ b_bit ^ a_bit
-                        if king[a] & parent_mine == _U0:
-                            continue  # the piece on a had no friend: it could not move
-                        if mover == 0:
-                            parent = index_if_canonical(
-                                parent_mine,
-                                image_s,
-                                mover,
-                                full,
-                                cfg,
-                                perm,
-                                binom,
-                                class_of,
-                                rep_mask,
-                                stab,
-                            )
-                        else:
-                            parent = index_if_canonical(
-                                image_o,
-                                parent_mine,
-                                mover,
-                                full,
-                                cfg,
-                                perm,
-                                binom,
-                                class_of,
-                                rep_mask,
-                                stab,
-                            )
-                        if parent < 0 or value[parent] != UNRESOLVED:
-                            continue  # not canonical, or decided (terminal parents too)
-                        parent_occupied = occupied ^ b_bit ^ a_bit
-                        legal = True
-                        rest = parent_mine
-                        while rest != _U0:
-                            cell = _low(rest)
-                            rest &= rest - _U1
-                            if king[cell] & parent_occupied == _U0 and king[cell] & occupied == _U0:
-                                legal = False  # an isolated piece the slide leaves isolated
-                                break
-                        if legal:
-                            out_count = _decide_parent(
-                                parent, child_loses, level, value, counter, out, out_count
-                            )
-    return position, out_count
+            if weight == 0:
+                value[parent] = win_code
+            else:
+                left = np.int64(counter[parent]) - weight
+                counter[parent] = left
+                if left != 0:
+                    continue
+                value[parent] = win_code + 1
+            decided[count] = parent
+            count += 1
+    return count
 
 
 # --------------------------------------------------------------------- Python side
+def _split_ranges(pending: list[tuple[int, int]], slices: int) -> list[tuple[int, int]]:
+    """Frontier ranges for one propagation round: the pending ones, the longest halved
+    until every thread has one (or none is worth splitting)."""
+    ranges = sorted(pending, key=lambda r: r[0] - r[1])  # longest first
+    while len(ranges) < slices and ranges[0][1] - ranges[0][0] >= 2 * MIN_SPLIT:
+        first, last = ranges.pop(0)
+        middle = (first + last) // 2
+        ranges += [(first, middle), (middle, last)]
+        ranges.sort(key=lambda r: r[0] - r[1])
+    return ranges
+
+
 class EntropySpace:
     """The ranked position space of one Entropy game (its board, piece counts and goal),
     its rule tables and, after :meth:`solve`, every position's value.
@@ -850,8 +1075,8 @@ class EntropySpace:
         if not self.classes:
             self.build_tables()
         require_memory(self.bytes_needed(self.classes), "packed Entropy retrograde arrays")
-        value = np.zeros(self.size, dtype=np.uint16)
-        counter = np.zeros(self.size, dtype=self.counter_dtype)
+        value = zeroed_array(self.size, np.uint16)
+        counter = zeroed_array(self.size, self.counter_dtype)
         self.value, self.counter = value, counter
         blocks = 2 * self.classes
         step = max(1, (1 << 22) // max(self.s_ranks, 1))
@@ -874,7 +1099,6 @@ class EntropySpace:
                 self.stab,
                 value,
                 counter,
-                self._moves,
             )
             now = time.perf_counter()
             self._check_budget(max_seconds, started, last * self.s_ranks, "scanned")
@@ -886,28 +1110,41 @@ class EntropySpace:
         phase = time.perf_counter()
         cpu = time.process_time()
         chunk = 1 << 24
+        frontier_dtype = np.uint32 if self.size <= 1 << 32 else np.int64  # halves big levels
         frontier = np.concatenate(  # level 0: the won and lost terminal positions
             [
                 np.flatnonzero(value[first : first + chunk] >= WIN_BASE) + first
                 for first in range(0, self.size, chunk)
             ]
-        ).astype(np.int64)
-        room = 8 * (self.max_moves() + 1)  # parents one child can decide (images x moves)
-        out = np.zeros(max(1 << 20, 4 * room), dtype=np.int64)
+        ).astype(frontier_dtype)
+        slices = numba.get_num_threads()
+        room = 8 * (self.max_moves() + 1)  # updates one child can produce (images x moves)
+        part = max(UPDATES_PER_SLICE, 4 * room)
+        out = np.zeros(slices * part, dtype=np.int64)
+        written = np.zeros(slices, dtype=np.int64)
+        decided = np.zeros(slices * part, dtype=frontier_dtype)
         last_report = 0.0  # each phase reports at least once
         level = 0
         levels: list[int] = []
         decided_total = int(frontier.size)
+        generate_seconds = apply_seconds = 0.0  # the parallel and the serial phase
+        updates = 0
         while frontier.size:
             levels.append(int(frontier.size))
             if level + 1 > MAX_REMOTENESS:
                 raise ParameterError(f"remoteness beyond {MAX_REMOTENESS}: uint16 values overflow")
             next_parts: list[np.ndarray] = []
-            position = 0
-            while position < frontier.size:
-                position, written = propagate_frontier(
+            pending = [(0, int(frontier.size))]
+            while pending:
+                ranges = _split_ranges(pending, slices)
+                starts = np.array([r[0] for r in ranges], dtype=np.int64)
+                ends = np.array([r[1] for r in ranges], dtype=np.int64)
+                written[:] = 0
+                round_started = time.perf_counter()
+                generate_updates(
                     frontier,
-                    position,
+                    starts,
+                    ends,
                     level,
                     self.full,
                     self.cfg,
@@ -917,21 +1154,33 @@ class EntropySpace:
                     self.perm,
                     self.binom,
                     self.class_of,
+                    self.sym_of,
                     self.rep_mask,
                     self.stab,
                     value,
-                    counter,
-                    out,
+                    out[: len(ranges) * part],
+                    written[: len(ranges)],
                     room,
                 )
-                next_parts.append(out[:written].copy())
-                decided_total += int(written)
+                applying = time.perf_counter()
+                count = apply_updates(
+                    out[: len(ranges) * part], written[: len(ranges)], level, value, counter,
+                    decided,
+                )  # fmt: skip
+                generate_seconds += applying - round_started
+                apply_seconds += time.perf_counter() - applying
+                updates += int(written.sum())
+                next_parts.append(decided[:count].copy())
+                decided_total += int(count)
+                pending = [(int(s), int(e)) for s, e in zip(starts, ends, strict=True) if s < e]
                 now = time.perf_counter()
                 self._check_budget(max_seconds, started, decided_total, "decided")
                 if progress is not None and now - last_report >= 0.5:
                     last_report = now
                     progress({"phase": "propagate", "level": level, "decided": decided_total})
-            frontier = np.concatenate(next_parts) if next_parts else np.zeros(0, np.int64)
+            frontier = (
+                np.concatenate(next_parts) if next_parts else np.zeros(0, dtype=frontier_dtype)
+            )
             level += 1
         self.seconds["propagate"] = time.perf_counter() - phase
         self.cpu_seconds["propagate"] = time.process_time() - cpu
@@ -950,6 +1199,11 @@ class EntropySpace:
             "terminal_draws": int(np.count_nonzero(value == TERMINAL_DRAW)),
             "max_remoteness": len(levels) - 1,
             "decided_per_level": levels,
+            "propagation_updates": updates,
+            "propagation_seconds_generate_apply": [
+                round(generate_seconds, 3),
+                round(apply_seconds, 3),
+            ],
         }
 
     def _check_budget(
