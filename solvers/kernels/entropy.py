@@ -84,10 +84,11 @@ from numba.cpython.unsafe.numbers import trailing_zeros  # LLVM cttz intrinsic
 from cgt.errors import CGTError, ParameterError, PositionError
 from cgt.protocol import Game, Outcome
 from solvers.kernels.base import SearchBudgetExceeded
+from solvers.kernels.packed import packed_solve_result
 from solvers.kernels.table import I64, U64, popcount
-from solvers.memory import format_bytes, require_memory, zeroed_array
+from solvers.memory import require_memory, zeroed_array
 from solvers.result import MoveValue, SolveResult
-from solvers.retrograde import best_move_values, follow_best_moves
+from solvers.retrograde import follow_best_moves
 
 ProgressCallback = Callable[[dict[str, Any]], None]
 
@@ -1303,38 +1304,24 @@ def solve_entropy(
     started = time.perf_counter()
     space.solve(progress=progress, max_seconds=max_seconds)
     solve_seconds = time.perf_counter() - started
-    outcome, distance = space.value_of(position)
-    move_values = space.move_values(position)
-    line = space.principal_variation(position) if principal_variation else []
-    best = best_move_values(move_values, outcome, distance)
-    if not remoteness:
-        distance = None
-        move_values = [MoveValue(m.move, m.name, m.outcome, None) for m in move_values]
-    bytes_used = space.bytes_needed(space.classes)
     positions = int(space.stats["positions"])
-    return SolveResult(
-        game=game.name,
-        params=dict(game.parameters),
-        position=game.render(position),
-        solver="compiled",
-        outcome=outcome,
-        remoteness=distance,
-        moves=move_values,
-        best_moves=[m.name for m in best],
-        principal_variation=line,
+    return packed_solve_result(
+        game,
+        position,
+        space,
+        remoteness=remoteness,
+        principal_variation=principal_variation,
         positions=positions,
-        seconds=time.perf_counter() - started,
+        bytes_used=space.bytes_needed(space.classes),
+        started=started,
+        solve_seconds=solve_seconds,
         extra={
             "method": "packed retrograde",
             "symmetry": symmetry,
             "ranked_indices": space.size,
             "symmetry_classes_of_o_sets": space.classes,
             "compile_seconds": round(compile_seconds, 3),
-            "seconds_per_phase": {k: round(v, 3) for k, v in space.seconds.items()},
             "cpu_seconds_per_phase": {k: round(v, 3) for k, v in space.cpu_seconds.items()},
-            "positions_per_second": round(positions / solve_seconds) if solve_seconds else None,
-            "bytes": bytes_used,
-            "memory": format_bytes(bytes_used),
             **{k: v for k, v in space.stats.items() if k not in ("positions",)},
         },
     )

@@ -60,10 +60,11 @@ from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros  # LLVM i
 from cgt.errors import CGTError, ParameterError, PositionError
 from cgt.protocol import Game, Outcome
 from solvers.kernels.base import SearchBudgetExceeded, check_max_seconds
+from solvers.kernels.packed import packed_solve_result
 from solvers.kernels.table import I64, U64, compiled, popcount
-from solvers.memory import format_bytes, require_memory
+from solvers.memory import require_memory
 from solvers.result import MoveValue, SolveResult
-from solvers.retrograde import best_move_values, follow_best_moves
+from solvers.retrograde import follow_best_moves
 
 ProgressCallback = Callable[[dict[str, Any]], None]
 
@@ -825,39 +826,23 @@ def solve_interleave(
     started = time.perf_counter()
     space.solve(position, progress=progress, max_seconds=max_seconds)
     solve_seconds = time.perf_counter() - started
-    outcome, distance = space.value_of(position)
-    move_values = space.move_values(position)
-    line = space.principal_variation(position) if principal_variation else []
-    best = best_move_values(move_values, outcome, distance)
-    result_distance: int | None = distance
-    if not remoteness:
-        result_distance = None
-        move_values = [MoveValue(m.move, m.name, m.outcome, None) for m in move_values]
     placements = int(space.stats["placements_solved"])
-    positions = placements * (1 if space.loser else 4)
-    bytes_used = space.bytes_needed()
-    return SolveResult(
-        game=game.name,
-        params=dict(game.parameters),
-        position=game.render(position),
-        solver="compiled",
-        outcome=outcome,
-        remoteness=result_distance,
-        moves=move_values,
-        best_moves=[m.name for m in best],
-        principal_variation=line,
-        positions=positions,
-        seconds=time.perf_counter() - started,
+    return packed_solve_result(
+        game,
+        position,
+        space,
+        remoteness=remoteness,
+        principal_variation=principal_variation,
+        positions=placements * (1 if space.loser else 4),
+        bytes_used=space.bytes_needed(),
+        started=started,
+        solve_seconds=solve_seconds,
         extra={
             "method": "packed sweep",
             "symmetry": False,
             "ranked_placements": space.ranks,
             "placements_solved": placements,
             "compile_seconds": round(compile_seconds, 3),
-            "seconds_per_phase": {k: round(v, 3) for k, v in space.seconds.items()},
-            "positions_per_second": round(positions / solve_seconds) if solve_seconds else None,
-            "bytes": bytes_used,
-            "memory": format_bytes(bytes_used),
         },
     )
 
