@@ -98,7 +98,9 @@ LARGER_BOARDS: list[LargerBoard] = [
         "8 GiB table) on the position after a1: open after 3,500 s and 10.2 billion nodes "
         "(2.9 million nodes per second, the other core busy). Compiled df-pn, 20 minutes per "
         "opening on a loaded machine: a1 open after 9.4 million nodes, a2 after 85.4 million. "
-        "The document's engine-play impression (the second player seems favoured) stays "
+        "With the faster kernel of 2026-11-23 (child table buckets prefetched), the "
+        "whole board in 600 s: open after 2.11 billion nodes (4.9 million nodes per second of "
+        "CPU, 3.5 million of wall time on a shared machine). The document's engine-play impression (the second player seems favoured) stays "
         "unconfirmed. Needs hours per opening and a bigger table, or region decomposition "
         "inside the search.",
         "cgt solve control -p size=4 --solver compiled --value-only --max-seconds 1200",
