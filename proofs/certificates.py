@@ -31,7 +31,7 @@ def certificate(verdict: Verdict) -> dict[str, Any]:
     """The JSON certificate of a verdict."""
     return {
         **verdict.as_dict(),
-        "reproduce": f"cgt check {verdict.claim} --json",
+        "reproduce": f"cgt check {verdict.claim}{' --full' if verdict.mode == 'full' else ''} --json",
         "generated": {
             "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
             "commit": _commit(),
@@ -110,10 +110,20 @@ def markdown(verdict: Verdict) -> str:
 
 
 def write_certificate(verdict: Verdict, directory: Path) -> tuple[Path, Path]:
-    """Write ``<claim>.json`` and ``<claim>.md`` under ``directory``."""
+    """Write ``<claim>.json`` and ``<claim>.md`` under ``directory``.
+
+    A quick re-check never replaces the certificate of a full run (``cgt check --full``)
+    that reached a verdict: the quick mode only knows less."""
     directory.mkdir(parents=True, exist_ok=True)
     json_path = directory / f"{verdict.claim}.json"
     md_path = directory / f"{verdict.claim}.md"
+    if verdict.mode != "full" and json_path.exists() and md_path.exists():
+        try:
+            existing = json.loads(json_path.read_text())
+        except json.JSONDecodeError:
+            existing = {}
+        if existing.get("mode") == "full" and existing.get("verdict") != "inconclusive":
+            return json_path, md_path
     json_path.write_text(json.dumps(certificate(verdict), indent=2, default=str) + "\n")
     md_path.write_text(markdown(verdict))
     return json_path, md_path

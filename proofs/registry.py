@@ -2,7 +2,9 @@
 
 A claim is a statement plus a small check function that returns a :class:`Verdict`. Check
 functions take keyword arguments with working defaults; tests pass a deliberately broken rule
-or statement through those arguments to show that the check can fail.
+or statement through those arguments to show that the check can fail. A check whose exact
+answer takes far longer than the others (a full solve of a large board) takes ``full: bool``;
+``cgt check --full`` turns it on, and its certificate says so (``mode: full``).
 
     from proofs.registry import claim, Verdict
 
@@ -16,6 +18,7 @@ or statement through those arguments to show that the check can fail.
 from __future__ import annotations
 
 import importlib
+import inspect
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -51,6 +54,8 @@ class Verdict:
     corrected_statement: str | None = None
     seconds: float = 0.0
     extra: dict[str, Any] = field(default_factory=dict)
+    #: ``"full"`` when the check ran its long exact mode, ``"quick"`` otherwise.
+    mode: str = "quick"
 
     @classmethod
     def verified(cls, scope: dict[str, Any], evidence: dict[str, Any]) -> Verdict:
@@ -78,6 +83,7 @@ class Verdict:
         if self.corrected_statement:
             out["corrected_statement"] = self.corrected_statement
         out["seconds"] = round(self.seconds, 3)
+        out["mode"] = self.mode
         return out
 
 
@@ -87,6 +93,11 @@ class Claim:
     game: str
     statement: str
     check: Callable[..., Verdict]
+
+    @property
+    def has_full_mode(self) -> bool:
+        """Whether the check has a long exact mode (a ``full`` keyword argument)."""
+        return "full" in inspect.signature(self.check).parameters
 
 
 _CLAIMS: dict[str, Claim] = {}
@@ -125,13 +136,18 @@ def get_claim(claim_id: str) -> Claim:
     return _CLAIMS[claim_id]
 
 
-def run_claim(claim_id: str, **overrides: Any) -> Verdict:
-    """Run one check and stamp the verdict with the claim's id, statement and time."""
+def run_claim(claim_id: str, *, full: bool = False, **overrides: Any) -> Verdict:
+    """Run one check and stamp the verdict with the claim's id, statement and time.
+    ``full`` runs the long exact mode of a check that has one (ignored by the others)."""
     import time
 
     entry = get_claim(claim_id)
+    full = full and entry.has_full_mode
+    if full:
+        overrides["full"] = True
     start = time.perf_counter()
     verdict = entry.check(**overrides)
+    verdict.mode = "full" if full else "quick"
     verdict.seconds = time.perf_counter() - start
     verdict.claim = entry.id
     verdict.statement = entry.statement
