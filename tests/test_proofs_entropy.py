@@ -236,3 +236,52 @@ def test_solved_default_scope() -> None:
     verdict = run_claim("entropy.solved")
     assert verdict.verdict == "inconclusive"
     assert all(b["winner"] == "draw" for b in verdict.evidence["small_boards"].values())
+
+
+# ---------------------------------------------------------------- solved, full mode
+FULL_SMALL = (4, 3, "SSSS/..../OOOO O")
+
+
+def test_full_mode_solves_the_board_and_agrees_with_a_simple_retrograde() -> None:
+    verdict = run_claim("entropy.solved", full=True, full_board=FULL_SMALL, samples=300)
+    assert verdict.mode == "full"
+    game = Entropy(width=4, height=3, setup=FULL_SMALL[2])
+    start = game.initial_position()
+    values = simple_retrograde(game, start)
+    expected = {Outcome.WIN: "first", Outcome.LOSS: "second", Outcome.DRAW: "draw"}[values[start]]
+    assert verdict.verdict == "verified"
+    assert verdict.evidence["winner"] == expected
+    for move in game.moves(start):
+        seen: Any = -values[game.play(start, move)]
+        assert verdict.evidence["openings"][game.move_name(start, move)] == seen.label
+    road = verdict.evidence["second_road"]
+    assert road["inconsistent"] == [] and road["random_decided"] == 150
+
+
+def test_full_mode_second_road_catches_a_wrong_value() -> None:
+    from proofs.entropy import _consistent
+    from solvers.kernels.entropy import WIN_BASE, EntropySpace
+
+    game = Entropy(width=4, height=3, setup=FULL_SMALL[2])
+    space = EntropySpace(game)
+    space.solve()
+    assert space.value is not None
+    decided = [int(i) for i in (space.value >= WIN_BASE).nonzero()[0][:50]]
+    positions = [space.position(i) for i in decided]
+    assert all(_consistent(game, space, p) for p in positions)
+    for index, position in zip(decided, positions):
+        space.value[index] ^= 1  # a win in r becomes a loss in r, and back
+        assert not _consistent(game, space, position)
+        space.value[index] ^= 1
+
+
+def test_full_mode_refutes_a_wrong_expectation() -> None:
+    label = "4x3 SSSS/..../OOOO O"
+    verdict = run_claim(
+        "entropy.solved",
+        full=True,
+        full_board=FULL_SMALL,
+        samples=20,
+        expected={label: "first"},
+    )
+    assert verdict.verdict == "refuted"
