@@ -141,21 +141,28 @@ def load_average() -> str:
 
 
 def open_boards_table() -> list[str]:
-    """The boards still out of reach, from the one list the reports use as well
-    (cgt.report_sections.LARGER_BOARDS), so the two never disagree."""
+    """The larger boards, from the one list the reports use as well
+    (cgt.report_sections.LARGER_BOARDS), so the two never disagree: those still out of
+    reach with how far the attempts got, then those solved beyond the reports' own boards."""
     from cgt.report_sections import LARGER_BOARDS
 
-    unsolved = [e for e in LARGER_BOARDS if not e.status.startswith("solved")]
-    lines = [
-        "",
-        "## Open boards (attempts and how far they got)",
-        "",
-        "| game | board | status | how far / what blocked |",
-        "|---|---|---|---|",
-    ]
-    for entry in unsolved:
-        how = entry.how + (f" Reproduce: `{entry.command}`" if entry.command else "")
-        lines.append(f"| {entry.game} | {entry.board} | {entry.status} | {how} |")
+    lines: list[str] = []
+    for title, solved in (
+        ("Open boards (attempts and how far they got)", False),
+        ("Larger boards solved (how, and what it took)", True),
+    ):
+        lines += [
+            "",
+            f"## {title}",
+            "",
+            "| game | board | status | how far / how |",
+            "|---|---|---|---|",
+        ]
+        for entry in LARGER_BOARDS:
+            if entry.status.startswith("solved") != solved:
+                continue
+            how = entry.how + (f" Reproduce: `{entry.command}`" if entry.command else "")
+            lines.append(f"| {entry.game} | {entry.board} | {entry.status} | {how} |")
     return lines
 
 

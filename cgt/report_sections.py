@@ -182,16 +182,16 @@ LARGER_BOARDS: list[LargerBoard] = [
     LargerBoard(
         "entropy",
         "5x5 from the standard start (7 pieces each)",
-        "not solved",
-        "packed retrograde kernel (every position of the piece counts ranked perfectly, 3 bytes "
-        "each): 3.86 x 10^9 indices up to symmetry, 11.5 GB. A bounded run (1,036 s, the other "
-        "core busy) scanned all of them in about 700 s (9.0 million terminal wins and losses) "
-        "and decided 41.6 million positions in the first 3 propagation levels before its "
-        "budget ran out. On 5x5 with 3+3 pieces propagation took 19 times as long as the "
-        "scan, so a full run needs some 4 hours on one core and fits in this machine's 24 GiB. "
-        "Smaller 5x5 games are draws: 3+3 pieces (3.3 s) and 4+4 pieces (18.9 million "
-        "positions up to symmetry, 113 s CPU, longest forced end 103 plies).",
-        "cgt solve entropy --solver compiled --max-seconds 1200",
+        "solved: a draw with perfect play; each of O's 35 first moves draws",
+        "compiled packed retrograde over every placement of 7 O and 7 S pieces "
+        "(solvers/kernels/entropy.py): 3,824,634,000 positions up to symmetry in 10.8 GiB, "
+        "of which 248,376,742 are won and 53,201,944 lost for the player to move and the "
+        "rest drawn; the longest forced win takes 171 plies. 1,127 s on 2 cores (scan 503 s, "
+        "propagation 610 s; 2,073 s of CPU) on 2026-11-23. Checked by a second road in "
+        "entropy.solved (cgt check entropy.solved --full): the start, every position after "
+        "one move and 20,000 random positions satisfy the game's equations under the "
+        "readable rules. Smaller 5x5 games are draws too: 3+3, 4+4 and 5+5 pieces.",
+        "cgt solve entropy --solver compiled",
     ),
     LargerBoard(
         "entropy",
