@@ -417,6 +417,7 @@ def _solved_full(
     """The exact solve of ``entropy.solved`` (see :func:`solved`)."""
     import numpy as np
 
+    from cgt.progress import StderrProgress
     from solvers.kernels.entropy import DUPLICATE, WIN_BASE, EntropySpace
 
     width, height, setup = board
@@ -424,7 +425,9 @@ def _solved_full(
     root = game.initial_position()
     label = f"{width}x{height} {game.render(root)}"
     space = EntropySpace(game)
-    space.solve()
+    progress = StderrProgress(f"entropy.solved {label}", interval=10.0)
+    space.solve(progress=progress)  # some 20 minutes on 5x5: say how far it got
+    progress.close()
     outcome, remoteness = space.value_of(root)
     winner = _winner(game, root, outcome)
     openings = {
