@@ -1,4 +1,5 @@
-"""The bitmask road for Domineering values against the protocol road and the rules.
+"""The bitmask roads for Domineering values (readable and compiled) against the protocol road
+and the rules.
 
 Two independent references: the generic :class:`ValueCalculator` on the protocol game
 (``kernel=False``: named-tuple positions, the game's own components and symmetry keys), and a
@@ -70,10 +71,15 @@ def mirror(rows: int, cols: int, empty: int) -> tuple[int, int, int]:
     return rows, cols, out
 
 
-def test_agrees_with_the_protocol_road_on_random_boards() -> None:
+#: Both bitmask roads: the readable one (Python) and the compiled one (numba).
+ROADS = pytest.mark.parametrize("compiled", [False, True], ids=["readable", "compiled"])
+
+
+@ROADS
+def test_agrees_with_the_protocol_road_on_random_boards(compiled: bool) -> None:
     rng = random.Random(20261122)
     domineering = load_game("domineering")
-    kernel = DomineeringValues()
+    kernel = DomineeringValues(compiled)
     protocol = ValueCalculator(domineering, kernel=False)
     for _ in range(300):
         rows, cols, empty = random_board(rng)
@@ -81,11 +87,12 @@ def test_agrees_with_the_protocol_road_on_random_boards() -> None:
         assert kernel.value_id(rows, cols, empty) == protocol.value_id(position)
 
 
-def test_wide_rows_without_tables_agree_with_the_protocol_road() -> None:
+@ROADS
+def test_wide_rows_without_tables_agree_with_the_protocol_road(compiled: bool) -> None:
     # rows wider than 12 cells are mirrored and transposed without lookup tables
     rng = random.Random(11)
     domineering = load_game("domineering")
-    kernel = DomineeringValues()
+    kernel = DomineeringValues(compiled)
     protocol = ValueCalculator(domineering, kernel=False)
     for _ in range(20):
         rows, cols = rng.randint(1, 2), rng.randint(13, 16)
@@ -100,23 +107,25 @@ def test_wide_rows_without_tables_agree_with_the_protocol_road() -> None:
     assert CanonicalForm(kernel.value_id(31, 1, (1 << 31) - 1)) == 15
 
 
-def test_outcome_classes_agree_with_a_plain_negamax() -> None:
+@ROADS
+def test_outcome_classes_agree_with_a_plain_negamax(compiled: bool) -> None:
     rng = random.Random(7)
-    kernel = DomineeringValues()
+    kernel = DomineeringValues(compiled)
     for _ in range(200):
         rows, cols, empty = random_board(rng)
         value = CanonicalForm(kernel.value_id(rows, cols, empty))
         assert value.outcome() == outcome_class(cells_of(rows, cols, empty))
 
 
-def test_transpose_negates_and_mirror_keeps_the_value() -> None:
+@ROADS
+def test_transpose_negates_and_mirror_keeps_the_value(compiled: bool) -> None:
     rng = random.Random(3)
     for _ in range(100):
         board = random_board(rng)
         # a fresh table each time, so that the second lookup cannot reuse the first's key
-        value = DomineeringValues().value_id(*board)
-        assert DomineeringValues().value_id(*transpose(*board)) == negate_id(value)
-        assert DomineeringValues().value_id(*mirror(*board)) == value
+        value = DomineeringValues(compiled).value_id(*board)
+        assert DomineeringValues(compiled).value_id(*transpose(*board)) == negate_id(value)
+        assert DomineeringValues(compiled).value_id(*mirror(*board)) == value
         key, transposed = normal_key(*board)
         key_of_transpose, transposed_again = normal_key(*transpose(*board))
         assert key_of_transpose == key
@@ -124,13 +133,14 @@ def test_transpose_negates_and_mirror_keeps_the_value() -> None:
             assert negate_id(value) == value
 
 
+@ROADS
 @pytest.mark.parametrize(
     ("rows", "cols", "expected"),
     [(2, 2, "+-1"), (3, 3, "+-1"), (2, 3, "{2|-1/2}"), (3, 2, "{1/2|-2}"), (2, 4, "Miny(2)")],
 )
-def test_published_values(rows: int, cols: int, expected: str) -> None:
+def test_published_values(rows: int, cols: int, expected: str, compiled: bool) -> None:
     # ANCHORS.md (2x2, 3x3, 2x3) and pycgt's documented 2x4 = Miny(2) (CGSuite's value)
-    value = DomineeringValues().value_id(rows, cols, (1 << (rows * cols)) - 1)
+    value = DomineeringValues(compiled).value_id(rows, cols, (1 << (rows * cols)) - 1)
     assert CanonicalForm(value) == parse_game(expected)
 
 

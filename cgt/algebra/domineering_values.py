@@ -22,20 +22,35 @@ region's value is ``{Left options | Right options}`` -- on plain integers:
 
 Everything is checked against the protocol road in ``tests/test_algebra_domineering_values.py``
 on random boards.
+
+The compiled road (:mod:`cgt.algebra.domineering_kernel`, numba) runs the same method, algebra
+included, five to twenty times faster; :class:`DomineeringValues` hands boards to it unless told
+not to (``compiled=False``, the readable road the tests compare it with). Its one cost is
+bringing numba and the compiled code into the process (about half a second, half a minute
+the first time after install, when numba compiles it), more than a small board's whole value
+on this road, so by default (``compiled=None``) it is used for boards of
+:data:`COMPILED_FROM_CELLS` free cells or more, and for every board once it is loaded.
 """
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from functools import cache
+from typing import Any
 
 from cgt.algebra.game import ZERO_ID, add_id, canonical_id, negate_id, number_id
 from cgt.errors import ParameterError, PositionError
 
+MAX_CELLS = 62  # the compiled road's boards fit int64 bitmasks (as domineering_kernel.MAX_CELLS)
 _SHAPE_BITS = 5  # rows and cols are packed in 5 bits each in a key
 _MAX_SIDE = (1 << _SHAPE_BITS) - 1
 _KEY_SHIFT = 2 * _SHAPE_BITS  # a board's free cells sit above its packed shape in a key
 
+
+#: With ``compiled=None``, boards with at least this many free cells go to the compiled road
+#: (a 4 x 5 board costs the readable road about as much as loading the compiled one).
+COMPILED_FROM_CELLS = 20
 
 _TABLE_BITS = 12  # rows up to this width are mapped through tables of 2**width entries
 
@@ -230,12 +245,32 @@ class DomineeringValues:
     ``raw`` maps a board exactly as met (shape and mask, packed) to its value id; ``region_table``
     maps a region's normal key to the value id of the image that key packs. ``expanded``
     counts regions whose options were generated (for benchmarks).
+
+    ``compiled``: True sends every board that fits (up to 62 cells) to the compiled road,
+    False none, None (the default) the large ones and, once it is loaded, all (see the module
+    docstring).
     """
 
-    def __init__(self) -> None:
+    def __init__(self, compiled: bool | None = None) -> None:
         self.raw: dict[int, int] = {}
         self.region_table: dict[int, int] = {}
-        self.expanded = 0
+        self._expanded = 0
+        self.compiled = compiled
+        self._kernel: Any = None  # a KernelValues once a board has gone to the compiled road
+
+    @property
+    def expanded(self) -> int:
+        """Regions whose options were generated, on either road (for benchmarks)."""
+        return self._expanded + (0 if self._kernel is None else self._kernel.expanded)
+
+    def _use_compiled(self, rows: int, cols: int, empty: int) -> bool:
+        if self.compiled is False or rows * cols > MAX_CELLS:
+            return False
+        if self.compiled is None and bin(empty).count("1") < COMPILED_FROM_CELLS:
+            # loaded already? (looked up, not imported: importing it brings in numba)
+            kernel = sys.modules.get("cgt.algebra.domineering_kernel")
+            return kernel is not None and bool(kernel.is_loaded())
+        return True
 
     @staticmethod
     def fits(rows: int, cols: int) -> bool:
@@ -250,6 +285,12 @@ class DomineeringValues:
             )
         if empty >> (rows * cols) or empty < 0:
             raise PositionError(f"free-cell mask {empty:#x} does not fit a {rows} x {cols} board")
+        if self._use_compiled(rows, cols, empty):
+            if self._kernel is None:
+                from cgt.algebra.domineering_kernel import KernelValues
+
+                self._kernel = KernelValues()
+            return int(self._kernel.value_id(rows, cols, empty))
         if rows > cols:
             # the same work on the transpose (value -G) runs along the longer side, where a
             # region's rows are filled in one step (see region_masks)
@@ -341,7 +382,7 @@ class DomineeringValues:
             self.region_table[key] = negate_id(value) if transposed else value
             raw[(empty << _KEY_SHIFT) | shape] = value
             return value
-        self.expanded += 1
+        self._expanded += 1
         left = []
         while vertical:
             low = vertical & -vertical

@@ -130,9 +130,22 @@ def _intern(left: Iterable[int], right: Iterable[int], tag: Uptimal | None = Non
 
 
 def _comparable(x: Fraction) -> float | Fraction:
-    """``x`` as a float when that float is exactly ``x`` (see ``_number_key``), else ``x``."""
-    as_float = float(x)
-    return as_float if Fraction(as_float) == x else x
+    """``x`` as a float when that float is exactly ``x`` (see ``_number_key``), else ``x``.
+
+    Short-game numbers are dyadic: a numerator of at most 53 bits over a power of two
+    within the float exponent range converts exactly (cheaper than converting back to check).
+    """
+    if x.numerator.bit_length() <= 53 and x.denominator.bit_length() <= 1000:
+        return float(x)
+    return x
+
+
+def intern_canonical(left: Iterable[int], right: Iterable[int], number: Fraction | None) -> int:
+    """Id of ``{left | right}``, which the caller guarantees is a canonical form (``number``:
+    the number it is, if it is one). For engines that build canonical forms themselves (the
+    compiled Domineering kernel, :mod:`cgt.algebra.domineering_kernel`); nothing is checked.
+    """
+    return _intern(left, right, None if number is None else (number, 0, 0))
 
 
 def _recognise(left: tuple[int, ...], right: tuple[int, ...]) -> Uptimal | None:
@@ -143,17 +156,41 @@ def _recognise(left: tuple[int, ...], right: tuple[int, ...]) -> Uptimal | None:
     options and confirmed by comparing with the known canonical form of that triple.
     """
     options = left + right
-    if all(_number[g] is not None for g in options):
-        lo = max((_number[g] for g in left), default=None)  # type: ignore[type-var]
-        hi = min((_number[g] for g in right), default=None)  # type: ignore[type-var]
-        if lo is None or hi is None or lo < hi:
-            return (simplest_number_between(lo, hi), 0, 0)
-    tags = [_uptimal[g] for g in options]
-    if not options or any(t is None for t in tags):
+    # Compared through _number_key and _uptimal_key (floats where exact), in plain loops:
+    # Fraction comparisons cost microseconds each, and this runs for every new form.
+    keys = _number_key
+    numbers = True
+    lo = hi = -1  # ids of the largest Left and the smallest Right number option
+    for g in left:
+        x = keys[g]
+        if x is None:
+            numbers = False
+            break
+        if lo < 0 or x > keys[lo]:  # type: ignore[operator]
+            lo = g
+    if numbers:
+        for g in right:
+            x = keys[g]
+            if x is None:
+                numbers = False
+                break
+            if hi < 0 or x < keys[hi]:  # type: ignore[operator]
+                hi = g
+    if numbers and (lo < 0 or hi < 0 or keys[lo] < keys[hi]):  # type: ignore[operator]
+        lo_number = None if lo < 0 else _number[lo]
+        hi_number = None if hi < 0 else _number[hi]
+        return (simplest_number_between(lo_number, hi_number), 0, 0)
+    if not options:
         return None
-    base = tags[0][0]  # type: ignore[index]
-    if any(t[0] != base for t in tags):  # type: ignore[index]
+    tags = _uptimal_key
+    first = tags[options[0]]
+    if first is None:
         return None
+    for g in options:
+        tag = tags[g]
+        if tag is None or tag[0] != first[0]:
+            return None
+    base = _uptimal[options[0]][0]  # type: ignore[index]
     candidates: list[Uptimal] = []
     if left == right:
         candidates.append((base, 0, len(left)))

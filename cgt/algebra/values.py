@@ -35,9 +35,18 @@ class ValueCalculator:
 
     ``kernel=True`` (the default) uses the bitmask road for Domineering; other games always
     take the protocol road. ``components=False`` never splits a position into components.
+    ``compiled`` chooses between the compiled and the readable bitmask roads for Domineering
+    (see :class:`DomineeringValues`).
     """
 
-    def __init__(self, game: Any, *, kernel: bool = True, components: bool = True) -> None:
+    def __init__(
+        self,
+        game: Any,
+        *,
+        kernel: bool = True,
+        components: bool = True,
+        compiled: bool | None = None,
+    ) -> None:
         self.game = game
         self.use_components = components
         self.table: dict[Hashable, int] = {}
@@ -47,7 +56,9 @@ class ValueCalculator:
         self.component_hits = 0
         self.grundy = GrundyCalculator(game) if getattr(game, "impartial", False) else None
         self.domineering = (
-            DomineeringValues() if kernel and getattr(game, "name", None) == "domineering" else None
+            DomineeringValues(compiled)
+            if kernel and getattr(game, "name", None) == "domineering"
+            else None
         )
         self._evaluated = 0
 
