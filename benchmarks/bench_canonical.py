@@ -172,7 +172,7 @@ class Sample:
     def cell(self) -> str:
         if self.error is not None:
             return self.error
-        return f"{self.wall:.3f} ({self.cpu:.3f})"
+        return f"{self.wall:.3g} ({self.cpu:.3g})"  # 3 digits: boards span 0.1 ms to 60 s
 
 
 def measure(engine: str, rows: int, cols: int, timeout: float, repeats: int) -> Sample:
@@ -412,21 +412,20 @@ def _case_row(rows: int, cols: int, compiled: bool) -> dict[str, Any]:
 def register(case: Callable[[str], Callable[[Callable[[], dict[str, Any]]], Any]]) -> None:
     """Add short canonical-form cases of our engine to ``benchmarks/run.py``'s suite."""
 
-    @case("domineering 5x5/canonical form (compiled)")
-    def _domineering_5x5() -> dict[str, Any]:
-        return _case_row(5, 5, compiled=True)
+    # named "<board>/compiled" and "<board>/python" so that run.py pairs them
+    for rows, cols, compiled in [
+        (5, 5, True),
+        (5, 5, False),
+        (2, 14, True),
+        (2, 14, False),
+        (2, 18, True),
+    ]:
+        road = "compiled" if compiled else "python"
 
-    @case("domineering 5x5/canonical form (pure Python)")
-    def _domineering_5x5_python() -> dict[str, Any]:
-        return _case_row(5, 5, compiled=False)
+        def measure_case(rows: int = rows, cols: int = cols, compiled: bool = compiled) -> Any:
+            return _case_row(rows, cols, compiled)
 
-    @case("domineering 2x18/canonical form (compiled)")
-    def _domineering_2x18() -> dict[str, Any]:
-        return _case_row(2, 18, compiled=True)
-
-    @case("domineering 2x14/canonical form (pure Python)")
-    def _domineering_2x14() -> dict[str, Any]:
-        return _case_row(2, 14, compiled=False)
+        case(f"domineering {rows}x{cols} canonical form/{road}")(measure_case)
 
 
 if __name__ == "__main__":

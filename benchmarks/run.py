@@ -220,7 +220,7 @@ def comparison_table(rows: list[tuple[str, dict[str, Any]]]) -> list[str]:
     out: list[str] = []
     for board, solvers in by_board.items():
         compiled = {k: v for k, v in solvers.items() if k.startswith("compiled")}
-        python = {k: v for k, v in solvers.items() if k in ("alphabeta", "retrograde")}
+        python = {k: v for k, v in solvers.items() if k in ("alphabeta", "retrograde", "python")}
         for (c_name, c), (p_name, p) in ((c, p) for c in compiled.items() for p in python.items()):
             speedup = p["seconds"] / c["seconds"] if c["seconds"] else float("inf")
             ratio = f"{speedup:,.0f}x" if speedup >= 10 else f"{speedup:.2g}x"

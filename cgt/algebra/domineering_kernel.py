@@ -34,9 +34,11 @@ as importing a compiled extension module is done before timing one.
 
 from __future__ import annotations
 
+import os
 from collections import namedtuple
 from collections.abc import Callable
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -672,6 +674,8 @@ def _value(t: Tables, rows: I64, cols: I64, empty: I64, is_region: I64) -> I64:
         return value
     vertical = empty & (empty >> cols)
     horizontal = empty & (empty >> 1) & not_last_file
+    vertical_moves = vertical != 0
+    horizontal_moves = horizontal != 0
     if vertical == 0 or horizontal == 0:
         # one player only, and moving never gives the other a move: an integer
         value = number_form(
@@ -694,10 +698,12 @@ def _value(t: Tables, rows: I64, cols: I64, empty: I64, is_region: I64) -> I64:
             right[right_count] = _value(t, rows, cols, empty ^ (low | (low << 1)), as_board)
             right_count += 1
         value = canonical(t, left[:count], right[:right_count])
-        t.counts[_COUNT_EXPANDED] += 1
     _map_put(
         t.regions, t.counts, _REGIONS, key, key_shape, negate(t, value) if transposed else value
     )
+    if vertical_moves and horizontal_moves:
+        # counted once the region is stored: a retry after the tables grow finds it there
+        t.counts[_COUNT_EXPANDED] += 1
     _map_put(t.boards, t.counts, _BOARDS, empty, shape, value)
     return value
 
@@ -814,17 +820,33 @@ def is_loaded() -> bool:
     return _loaded
 
 
-def load() -> None:
+def compiled_before() -> bool:
+    """True when numba's on-disk cache holds this kernel (else :func:`load` compiles it)."""
+    folders = [Path(__file__).parent / "__pycache__"]
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        folders.append(Path(os.environ["NUMBA_CACHE_DIR"]))
+    # numba names its index after the module, the function and the line it starts on
+    line = board_value.py_func.__code__.co_firstlineno
+    pattern = f"**/{Path(__file__).stem}.board_value-{line}.py*.nbi"
+    return any(next(folder.glob(pattern), None) is not None for folder in folders)
+
+
+def load(note: Callable[[str], None] | None = None) -> None:
     """Bring the compiled code into this process (from numba's cache; compiles on the first
-    use after install), so that the first value is not charged with it: every compiled
+    use after install, and then says so through ``note`` first, as that takes about half a
+    minute), so that the first value is not charged with it: every compiled
     function is called once, the growth of the tables included. Nothing reaches the Python
     table of forms (:meth:`KernelValues.python_id` is not called): a later value is built
     there from scratch, as it would be without this."""
+    global _loaded
+    if _loaded:
+        return
+    if note is not None and not compiled_before():
+        note("compiling the Domineering kernel (once; about 30 s, cached on disk afterwards)")
     values = KernelValues()
     values.run(board_value, 2, 8, (1 << 16) - 1)
     values.tables = values.tables._replace(form_slots=np.zeros(4, np.int64))
     values._grow()  # too small an interning table: rehashes the forms
-    global _loaded
     _loaded = True
 
 

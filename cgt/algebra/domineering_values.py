@@ -239,6 +239,11 @@ def _domino_packing(pairs: int, step: int) -> int:
     return count
 
 
+def _note_on_stderr(text: str) -> None:
+    """Long waits are announced on stderr (never stdout, which may carry JSON)."""
+    print(f"cgt: {text}", file=sys.stderr, flush=True)
+
+
 class DomineeringValues:
     """Canonical value ids of Domineering boards, sharing a table of regions between calls.
 
@@ -287,9 +292,10 @@ class DomineeringValues:
             raise PositionError(f"free-cell mask {empty:#x} does not fit a {rows} x {cols} board")
         if self._use_compiled(rows, cols, empty):
             if self._kernel is None:
-                from cgt.algebra.domineering_kernel import KernelValues
+                from cgt.algebra import domineering_kernel
 
-                self._kernel = KernelValues()
+                domineering_kernel.load(note=_note_on_stderr)
+                self._kernel = domineering_kernel.KernelValues()
             return int(self._kernel.value_id(rows, cols, empty))
         if rows > cols:
             # the same work on the transpose (value -G) runs along the longer side, where a
