@@ -140,3 +140,11 @@ def test_small_boards_take_the_readable_road_until_the_compiled_one_is_loaded(
     assert not DomineeringValues(compiled=False)._use_compiled(*large)
     # 64 cells do not fit the compiled road's masks: the readable road takes them
     assert not DomineeringValues(compiled=True)._use_compiled(8, 8, 1)
+
+
+def test_the_compilation_note_is_given_only_when_numba_has_no_cached_code() -> None:
+    notes: list[str] = []
+    domineering_kernel.load(note=notes.append)  # compiled or loaded by now, in any case
+    assert domineering_kernel.compiled_before()
+    domineering_kernel.load(note=notes.append)  # loaded: nothing to say
+    assert len(notes) <= 1

@@ -34,7 +34,6 @@ as importing a compiled extension module is done before timing one.
 
 from __future__ import annotations
 
-import os
 from collections import namedtuple
 from collections.abc import Callable
 from fractions import Fraction
@@ -822,13 +821,16 @@ def is_loaded() -> bool:
 
 def compiled_before() -> bool:
     """True when numba's on-disk cache holds this kernel (else :func:`load` compiles it)."""
-    folders = [Path(__file__).parent / "__pycache__"]
-    if os.environ.get("NUMBA_CACHE_DIR"):
-        folders.append(Path(os.environ["NUMBA_CACHE_DIR"]))
-    # numba names its index after the module, the function and the line it starts on
-    line = board_value.py_func.__code__.co_firstlineno
-    pattern = f"**/{Path(__file__).stem}.board_value-{line}.py*.nbi"
-    return any(next(folder.glob(pattern), None) is not None for folder in folders)
+    try:
+        # where numba itself will look (its __pycache__ choice or a user-wide fallback)
+        index = Path(getattr(board_value, "_cache")._cache_file._index_path)  # noqa: B009
+    except AttributeError:  # another numba version: its default place and name
+        line = board_value.py_func.__code__.co_firstlineno
+        folder = Path(__file__).parent / "__pycache__"
+        return (
+            next(folder.glob(f"{Path(__file__).stem}.board_value-{line}.py*.nbi"), None) is not None
+        )
+    return index.exists()
 
 
 def load(note: Callable[[str], None] | None = None) -> None:
