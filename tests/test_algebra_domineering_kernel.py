@@ -148,3 +148,29 @@ def test_the_compilation_note_is_given_only_when_numba_has_no_cached_code() -> N
     assert domineering_kernel.compiled_before()
     domineering_kernel.load(note=notes.append)  # loaded: nothing to say
     assert len(notes) <= 1
+
+
+def test_work_in_slices_reports_progress_and_gives_the_same_value() -> None:
+    reports: list[dict[str, int]] = []
+    sliced = KernelValues(progress=reports.append, slice_regions=5)
+    readable = DomineeringValues(compiled=False)
+    assert sliced.value_id(4, 4, 0xFFFF) == readable.value_id(4, 4, 0xFFFF)
+    assert len(reports) >= 10  # 4 x 4 expands about 200 regions, 5 a slice
+    assert [r["expanded"] for r in reports] == sorted(r["expanded"] for r in reports)
+    assert sliced.expanded == readable.expanded
+
+
+def test_an_interruption_between_slices_loses_no_finished_work() -> None:
+    def interrupt(report: dict[str, int]) -> None:
+        raise KeyboardInterrupt  # what Ctrl-C does when the kernel hands control back
+
+    values = KernelValues(progress=interrupt, slice_regions=50)
+    with pytest.raises(KeyboardInterrupt):
+        values.value_id(4, 4, 0xFFFF)
+    done = values.expanded
+    assert done >= 50
+    values.progress = None
+    readable = DomineeringValues(compiled=False)
+    assert values.value_id(4, 4, 0xFFFF) == readable.value_id(4, 4, 0xFFFF)
+    # the second call expanded only what the first had not: each region once in all
+    assert values.expanded == readable.expanded

@@ -162,3 +162,13 @@ def test_bad_shapes_and_masks_are_refused() -> None:
         DomineeringValues().value_id(40, 1, 1)
     with pytest.raises(PositionError):
         DomineeringValues().value_id(2, 2, 0b10000)
+
+
+def test_the_readable_road_reports_progress(monkeypatch: pytest.MonkeyPatch) -> None:
+    from cgt.algebra import domineering_values
+
+    monkeypatch.setattr(domineering_values, "_PROGRESS_EVERY", 16)
+    reports: list[dict[str, int]] = []
+    values = DomineeringValues(compiled=False, progress=reports.append)
+    values.value_id(4, 4, 0xFFFF)
+    assert [r["expanded"] for r in reports] == list(range(16, values.expanded + 1, 16))

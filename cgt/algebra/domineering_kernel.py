@@ -15,6 +15,8 @@ to canonical form. Here the algebra runs compiled too, on a table of its own:
   boards, regions and numbers in open-addressing tables. Tables start small; a full one
   raises ``MemoryError`` before writing anything, and the Python side
   (:class:`KernelValues`) enlarges it and calls again, finding the finished work by lookup.
+  The same way, a call stops after :data:`SLICE_REGIONS` expansions (:class:`SliceDone`) so
+  that Python can report progress and handle Ctrl-C, which compiled code cannot.
 
 Results come back to Python as ids of :mod:`cgt.algebra.game`'s table, rebuilt option by option
 (only the forms under the answer, a handful even for large boards).
@@ -73,6 +75,18 @@ _COUNT_OPTIONS = 1
 _COUNT_EXPANDED = 2
 _COUNT_ZERO = 3  # id of the form 0
 _COUNT_MAP = 4  # entries of map k at index 4 + k
+_COUNT_STOP = 7  # a call stops (SliceDone) when this many regions are expanded; 0: never
+
+#: Regions a call expands before it hands control back to Python (see SliceDone): a few
+#: tenths of a second of work on 5 x 6, so Ctrl-C and progress reports get a turn.
+SLICE_REGIONS = 20_000
+
+
+class SliceDone(Exception):
+    """Raised by the kernel after :data:`SLICE_REGIONS` expansions. Like a full table it
+    leaves the tables consistent, so calling again goes on where the call stopped; between
+    the two, Python handles Ctrl-C and reports progress (compiled code does neither)."""
+
 
 _NUMBERS, _BOARDS, _REGIONS = 0, 1, 2
 #: Columns of ``forms``: index of the first option in ``options``, counts of Left and Right
@@ -671,6 +685,8 @@ def _value(t: Tables, rows: I64, cols: I64, empty: I64, is_region: I64) -> I64:
         value = negate(t, found) if transposed else found
         _map_put(t.boards, t.counts, _BOARDS, empty, shape, value)
         return value
+    if 0 < t.counts[_COUNT_STOP] <= t.counts[_COUNT_EXPANDED]:
+        raise SliceDone("kernel slice done")
     vertical = empty & (empty >> cols)
     horizontal = empty & (empty >> 1) & not_last_file
     vertical_moves = vertical != 0
@@ -722,9 +738,16 @@ class KernelValues:
     computed by the compiled kernel, with tables shared between calls (``bits``: their
     starting size, see :func:`new_tables`)."""
 
-    def __init__(self, bits: int = 10) -> None:
+    def __init__(
+        self,
+        bits: int = 10,
+        progress: Callable[[dict[str, Any]], None] | None = None,
+        slice_regions: int = SLICE_REGIONS,
+    ) -> None:
         self.tables = new_tables(bits)
         self._python_ids: dict[int, int] = {}
+        self.progress = progress
+        self.slice_regions = slice_regions
 
     @property
     def expanded(self) -> int:
@@ -737,10 +760,17 @@ class KernelValues:
         return self.python_id(self.run(board_value, rows, cols, empty))
 
     def run(self, function: Callable[..., Any], *args: int) -> Any:
-        """``function(tables, *args)`` for a kernel function, the tables growing as needed."""
+        """``function(tables, *args)`` for a kernel function, the tables growing as needed,
+        in slices of :attr:`slice_regions` expansions (progress reported between them)."""
         while True:
+            counts = self.tables.counts
+            counts[_COUNT_STOP] = counts[_COUNT_EXPANDED] + self.slice_regions
             try:
                 return function(self.tables, *args)
+            except SliceDone:
+                # back in Python: a pending Ctrl-C is raised here, with the tables kept
+                if self.progress is not None:
+                    self.progress(kernel_counts(self))
             except MemoryError:
                 # A table filled up. What was finished is all in the tables (nothing is
                 # written before the check that fails), so they grow and the call starts

@@ -52,7 +52,8 @@ _KEY_SHIFT = 2 * _SHAPE_BITS  # a board's free cells sit above its packed shape 
 #: (a 4 x 5 board costs the readable road about as much as loading the compiled one).
 COMPILED_FROM_CELLS = 20
 
-_TABLE_BITS = 12  # rows up to this width are mapped through tables of 2**width entries
+_TABLE_BITS = 12
+_PROGRESS_EVERY = 4096  # expansions between two progress reports on the readable road  # rows up to this width are mapped through tables of 2**width entries
 
 
 class _ComputedRows:
@@ -256,11 +257,17 @@ class DomineeringValues:
     docstring).
     """
 
-    def __init__(self, compiled: bool | None = None) -> None:
+    def __init__(
+        self,
+        compiled: bool | None = None,
+        progress: Callable[[dict[str, Any]], None] | None = None,
+    ) -> None:
         self.raw: dict[int, int] = {}
         self.region_table: dict[int, int] = {}
         self._expanded = 0
         self.compiled = compiled
+        #: Called now and then with counts (``expanded`` regions...) during long values.
+        self.progress = progress
         self._kernel: Any = None  # a KernelValues once a board has gone to the compiled road
 
     @property
@@ -295,7 +302,7 @@ class DomineeringValues:
                 from cgt.algebra import domineering_kernel
 
                 domineering_kernel.load(note=_note_on_stderr)
-                self._kernel = domineering_kernel.KernelValues()
+                self._kernel = domineering_kernel.KernelValues(progress=self.progress)
             return int(self._kernel.value_id(rows, cols, empty))
         if rows > cols:
             # the same work on the transpose (value -G) runs along the longer side, where a
@@ -389,6 +396,8 @@ class DomineeringValues:
             raw[(empty << _KEY_SHIFT) | shape] = value
             return value
         self._expanded += 1
+        if self.progress is not None and not self._expanded % _PROGRESS_EVERY:
+            self.progress({"expanded": self._expanded, "regions": len(self.region_table)})
         left = []
         while vertical:
             low = vertical & -vertical

@@ -21,7 +21,7 @@ on options, the second road for a game's decomposition).
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from typing import Any
 
 from cgt.algebra.domineering_values import DomineeringValues
@@ -36,7 +36,9 @@ class ValueCalculator:
     ``kernel=True`` (the default) uses the bitmask road for Domineering; other games always
     take the protocol road. ``components=False`` never splits a position into components.
     ``compiled`` chooses between the compiled and the readable bitmask roads for Domineering
-    (see :class:`DomineeringValues`).
+    (see :class:`DomineeringValues`); ``progress`` is called with counts now and then during
+    long Domineering values (on the compiled road, between slices of work, which is also
+    when Ctrl-C is handled).
     """
 
     def __init__(
@@ -46,6 +48,7 @@ class ValueCalculator:
         kernel: bool = True,
         components: bool = True,
         compiled: bool | None = None,
+        progress: Callable[[dict[str, Any]], None] | None = None,
     ) -> None:
         self.game = game
         self.use_components = components
@@ -56,7 +59,7 @@ class ValueCalculator:
         self.component_hits = 0
         self.grundy = GrundyCalculator(game) if getattr(game, "impartial", False) else None
         self.domineering = (
-            DomineeringValues(compiled)
+            DomineeringValues(compiled, progress)
             if kernel and getattr(game, "name", None) == "domineering"
             else None
         )

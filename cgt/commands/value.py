@@ -17,6 +17,7 @@ import click
 from cgt.algebra.impartial import octal_periodicity
 from cgt.algebra.thermograph import left_stop, right_stop, thermograph
 from cgt.algebra.values import ValueCalculator
+from cgt.progress import StderrProgress
 from cgt.registry import load_game
 
 OUTCOME_WORDS = {
@@ -37,8 +38,12 @@ def value_report(
     """
     game = load_game(game_name, **params)
     position = game.initial_position() if position_text is None else game.parse(position_text)
-    calculator = ValueCalculator(game)
-    value = calculator(position)
+    progress = StderrProgress("value")
+    calculator = ValueCalculator(game, progress=progress)
+    try:
+        value = calculator(position)
+    finally:
+        progress.close()
     graph = thermograph(value)
     report: dict[str, Any] = {
         "game": game.name,
