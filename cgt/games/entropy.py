@@ -97,6 +97,8 @@ class Entropy(Game[EntropyPosition, EntropyMove]):
     )
     variants: ClassVar[dict[str, dict[str, Any]]] = {"disable": {"goal": "disable"}}
     players = ("O", "S")
+    normal_play = False  # won by a pattern, drawn when nobody can move
+    acyclic = False  # pieces move back and forth: endless play is a draw
 
     width: int
     height: int

@@ -139,6 +139,7 @@ class Interleave(Game[InterleavePosition, int]):
     name = "interleave"
     summary = "place where more opponent than own stones see the cell; no racing (Brady 2022)"
     players = ("Red", "Black")
+    normal_play = False  # scored at the end by stones or groups
     params = (
         Param("size", int, 2, "side of the hexhex board", minimum=2, maximum=MAX_SIZE),
         Param(

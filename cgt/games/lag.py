@@ -109,6 +109,7 @@ class Lag(Game[LagPosition, LagMove]):
     variants: ClassVar[dict[str, dict[str, Any]]] = {goal: {"goal": goal} for goal in GOALS}
     players = ("White", "Black")
     symmetry_count = 2
+    normal_play = False  # scored at the end: fewer objects wins, or a far-row goal
 
     #: Deliberately broken rules, for showing that the claim checks can fail. Never set them
     #: on the registered game: subclass it (see proofs/lag.py).

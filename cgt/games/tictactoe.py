@@ -51,6 +51,7 @@ class TicTacToe(Game[TicTacToePosition, int]):
         Param("size", int, 3, help="side of the square board; lines span it", minimum=3, maximum=5),
     )
     players: ClassVar[tuple[str, str]] = ("X", "O")
+    normal_play = False  # a line wins, a full board draws
     size: int
 
     def validate(self) -> None:
