@@ -980,7 +980,12 @@ def write_index(
                 [DISPLAY_NAMES.get(c.game, c.game), f"`{c.id}`", c.statement, "not checked", "-"]
             )
     lines += table(["game", "claim", "statement", "verdict", "certificate"], claim_rows)
-    lines += ["", "Re-check every claim: `cgt check` (certificates: `cgt check --json`).", ""]
+    lines += [
+        "",
+        "Re-check every claim: `cgt check` (and rewrite these certificates: "
+        "`cgt check --out reports/claims`).",
+        "",
+    ]
     path = out_dir / "README.md"
     path.write_text("\n".join(lines) + "\n")
     return path

@@ -8,17 +8,7 @@ import sys
 
 import pytest
 
-from cgt.cli import main
-
-
-def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    try:
-        main(list(args))
-        code = 0
-    except SystemExit as exc:
-        code = int(exc.code or 0)
-    out, err = capsys.readouterr()
-    return code, out, err
+from tests.cli_runner import run
 
 
 def test_tictactoe_solve_json_is_a_draw_with_nine_moves(capsys: pytest.CaptureFixture[str]) -> None:

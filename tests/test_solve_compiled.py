@@ -10,23 +10,13 @@ from typing import Any
 
 import pytest
 
-from cgt.cli import main
 from cgt.errors import ParameterError
 from cgt.registry import load_game
 from solvers import solve
 from solvers.database import SolutionDatabase
 from solvers.memory import require_memory
 from solvers.split import solve_by_openings
-
-
-def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    try:
-        main(list(args))
-        code = 0
-    except SystemExit as exc:
-        code = int(exc.code or 0)
-    out, err = capsys.readouterr()
-    return code, out, err
+from tests.cli_runner import run
 
 
 @pytest.mark.parametrize(

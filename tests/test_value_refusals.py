@@ -8,20 +8,10 @@ from __future__ import annotations
 import pytest
 
 from cgt.algebra.values import NotValuableError, ValueCalculator, check_valuable
-from cgt.cli import main
 from cgt.protocol import Game, Outcome
 from cgt.registry import load_game
+from tests.cli_runner import run
 from tests.toy_games import Subtraction
-
-
-def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    try:
-        main(list(args))
-        code = 0
-    except SystemExit as exc:
-        code = int(exc.code or 0)
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.mark.parametrize(
