@@ -224,7 +224,7 @@ class Game(ABC, Generic[P, M]):
 
     # ---------------------------------------------------------------- notation
     def parse(self, text: str) -> P:
-        """Position from its string (GAMES.md notation); :class:`PositionError` if bad."""
+        """Position from its string (the notation of docs/rules.md); :class:`PositionError` if bad."""
         raise NotImplementedError(f"{self.name} has no position notation")
 
     def render(self, position: P) -> str:

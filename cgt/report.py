@@ -932,7 +932,7 @@ def write_index(
     lines = [
         "# Reports",
         "",
-        "Exact analyses of the seed games (see `GAMES.md` for their rules): for each game a "
+        "Exact analyses of the seed games (see `docs/rules.md` for their rules): for each game a "
         "small board solved completely (every reachable position), the standard boards the "
         "compiled solvers reach, the document's claims with their verdicts, and the boards "
         "still out of reach.",

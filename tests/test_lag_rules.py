@@ -1,7 +1,7 @@
 """LAG rules on hand-built size-3 positions; every expected value is worked out by hand below.
 
 Size-3 board, cells named by row letter from the top and index from the left, with axial
-coordinates (q, r) (GAMES.md "Common conventions"):
+coordinates (q, r) (docs/rules.md, "Hexhex boards"):
 
     a1 (0,-2)  a2 (1,-2)  a3 (2,-2)
     b1 (-1,-1) b2 (0,-1)  b3 (1,-1)  b4 (2,-1)

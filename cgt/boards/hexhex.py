@@ -1,7 +1,7 @@
 """Geometry of the hexhex board (a regular hexagon of hexagonal cells), shared by the hex games.
 
 Cells are pointy-top hexagons in horizontal rows, so the board has a flat edge at the top and
-the bottom (GAMES.md, "Common conventions"). Cell ``i`` is numbered row by row from the top,
+the bottom (docs/rules.md, "Hexhex boards"). Cell ``i`` is numbered row by row from the top,
 left to right; :attr:`HexBoard.coords` gives its axial coordinates ``(q, r)`` with ``r`` the row
 (``-(n-1)`` at the top) and ``q`` increasing to the right. Positions use bitboards: bit ``i`` of
 an int stands for cell ``i``.

@@ -1,4 +1,4 @@
-"""Control: a territory game on a hexhex board (GAMES.md "Control", seed 000_ee315fd8d025ee46).
+"""Control: a territory game on a hexhex board (docs/rules.md, "Control").
 
 The rules, as the module implements them:
 

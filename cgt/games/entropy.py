@@ -1,7 +1,7 @@
 """Entropy (Augustine Carreno, 1992): scatter your pieces so that each touches an enemy piece
 and none touches a friend.
 
-Rules (GAMES.md "Entropy", source document 004_6f7e5fba3b869b73.txt):
+Rules (docs/rules.md, "Entropy"):
 
 * A 5x5 board with seven pieces each, ``SSSSS/S...S/...../O...O/OOOOO`` (rank 5 first).
   O (white in the document) moves first. Pieces never enter or leave the board.

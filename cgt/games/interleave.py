@@ -1,6 +1,6 @@
 """Interleave (Alexander Brady, 2022): a relaxed real-time placement game on a hexhex board.
 
-Rules (GAMES.md "Interleave", seed 002):
+Rules (docs/rules.md, "Interleave"):
 
 * An empty cell is **seen** by the first stone along each of the six rays leaving it
   (adjacent stones included), so by at most six stones.

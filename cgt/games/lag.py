@@ -1,6 +1,6 @@
 """LAG: race your pieces across a hexhex board, moving exactly as far as you have groups.
 
-Rules (GAMES.md "LAG", seed 001_e21e9fc788b2454b.txt):
+Rules (docs/rules.md, "LAG"):
 
 * Hexhex board of side ``size``. White sits at the bottom edge, Black at the top edge; each
   fills the two rows nearest to them (size 3: 3 + 4 = 7 pieces each). White moves first.
@@ -28,14 +28,16 @@ Decisions where the text is silent (also in the report of this module's author):
   if they have exactly one object and loses otherwise; the opponent's count does not matter.
   This matches the document's "ideal goal": unable to move and one group wins whatever the
   opponent's position.
-* **goal=far-row-one-object**: right after each move, the player who just moved wins if one
-  of their pieces stands on the far row (the opponent's back row) and they have exactly one
-  object. Only the mover is checked: a capture that leaves the *opponent* meeting the
-  condition does not give them the win; they must still move and meet it afterwards.
-  **goal=far-row**: the same with any number of objects. For both, a game that stops first
-  because the player to move has no legal move is scored by the standard rule.
-  Positions are stateless, so "the player who just moved" is the player not to move; a
-  ``setup`` in which that player already meets the goal is a finished game.
+* **goal=far-row-one-object**: a player meets the goal when one of their pieces stands on
+  the far row (the opponent's back row) and they have exactly one object;
+  **goal=far-row**: the same with any number of objects. The document states the goal as a
+  condition on the board, so after every move both players are checked
+  (``goal_check=both``): the player who just moved wins if they meet it, else the player to
+  move wins if *they* do (a capture removed their last stray piece). ``goal_check=mover``
+  is the other reading: only the player who just moved is checked. For both goals, a game
+  that stops first because the player to move has no legal move is scored by the standard
+  rule. Positions are stateless, so "the player who just moved" is the player not to move;
+  a ``setup`` in which a player already meets the goal is a finished game.
 * The standard setup needs ``size >= 3`` (at size 2 the home rows overlap); size 2 needs an
   explicit ``setup``.
 

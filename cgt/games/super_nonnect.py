@@ -1,12 +1,12 @@
 """Super Nonnect: Super Tic-Tac-Toe's "the cell you play sends the opponent to that board",
 with cutting instead of marking, and a board that must stay in one piece.
 
-Rules (GAMES.md "Super Nonnect", seed 003): the board is an arrangement of mini-boards. Both
+Rules (docs/rules.md, "Super Nonnect"): the board is an arrangement of mini-boards. Both
 players have the same single move (the game is impartial): **cut** one uncut cell. The first
 cut may be anywhere; every later cut must be in the mini-board *designated* by the previous
 cut, the one whose place in the arrangement is the place of the cut cell inside its own
 mini-board. The uncut cells must stay connected (cells are adjacent when they share an edge,
-across mini-board borders too). **Decision** (GAMES.md): a cut that disconnects them loses at
+across mini-board borders too). **Decision** (docs/rules.md): a cut that disconnects them loses at
 once, which is the same as being illegal, so such cuts are simply not generated.
 
 * ``rule=original``: a player sent to a fully cut mini-board has no cut and loses.
@@ -31,7 +31,7 @@ left to right, ranks 1, 2, ... bottom to top), and the bit of cell ``i`` is its
 
 ``shape=hex7`` (``a`` and ``b`` must keep their defaults; setting them is a
 :class:`ParameterError`): seven flowers (a hexagon and its six neighbours) arranged as a
-flower, 49 hexagons in axial coordinates (GAMES.md conventions, pointy-top, ``r`` the row
+flower, 49 hexagons in axial coordinates (docs/rules.md conventions, pointy-top, ``r`` the row
 from the top). The centre flower is centred at (0, 0) and the flower in direction ``d`` at
 the rotation of (2, 1) that contains the cell two steps from (0, 0) in direction ``d``: the
 seven flowers then tile the hex grid without overlap (the 49 cells are one connected
