@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from cgt.registry import load_game
 from tests.cli_runner import run
 
 
@@ -167,3 +168,16 @@ def test_show_draws_hex_cell_names_beside_each_row(
             line.split()[len(names) :] == names and len(line.split()) == 2 * len(names)
             for line in lines
         ), names
+
+
+def test_show_draws_the_cell_names_of_super_nonnect_hex7(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, _ = run(capsys, "show", "super-nonnect", "-p", "shape=hex7")
+    assert code == 0
+    game = load_game("super-nonnect", shape="hex7")
+    start = game.initial_position()
+    lines = [line.split() for line in out.splitlines()]
+    for row in game.geometry.rows:
+        names = [game.move_name(start, cell) for cell in row]  # every cell is a first cut
+        assert [len(row) * ["."] + names == line for line in lines].count(True) == 1, names

@@ -492,12 +492,15 @@ class SuperNonnect(Game[SuperNonnectPosition, int]):
                 "   " + "   ".join(" ".join(files[j : j + self.b]) for j in range(0, width, self.b))
             )
         else:
-            longest = max(len(row) for row in g.rows)
+            # the drawing, and beside each row its cells' names (as moves name them)
+            left = min(round(x / math.sqrt(3) * 2) for x, _ in g.centres.values())
+            drawn = []
             for row in g.rows:
-                lowest_q = round(g.centres[row[0]][0] / math.sqrt(3) * 2)
-                offset = lowest_q - min(round(x / math.sqrt(3) * 2) for x, _ in g.centres.values())
-                row_text = " ".join("x" if position.cut >> c & 1 else "." for c in row)
-                lines.append(" " * offset + row_text + " " * (longest - len(row)))
+                offset = round(g.centres[row[0]][0] / math.sqrt(3) * 2) - left
+                drawn.append(" " * offset + " ".join(".x"[position.cut >> c & 1] for c in row))
+            width = max(len(text) for text in drawn)
+            for row, text in zip(g.rows, drawn):
+                lines.append(f"{text:<{width}}    " + " ".join(g.names[c] for c in row))
         if position.designated < 0:
             where = "any mini-board (first cut)"
         elif self.shape == "square":
