@@ -476,7 +476,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     except (click.exceptions.Abort, KeyboardInterrupt):
         running = latest_progress()
         how_far = f" after {running.how_far()}" if running is not None else ""
-        click.echo(f"\ncgt: interrupted{how_far}", err=True)
+        click.echo(f"cgt: interrupted{how_far}", err=True)  # click ends the progress line
         sys.exit(EXIT_INTERRUPTED)
     except click.ClickException as exc:
         click.echo(f"cgt: error: {exc.format_message()}", err=True)
