@@ -425,12 +425,13 @@ def check_command(
     """Check the claims of the source documents (all of them by default); with --out, write
     each verdict's certificate there."""
     from cgt.commands.outputs import output_failure, writable_directory
+
+    if out is not None and not no_certificates and not list_only:
+        writable_directory(out)  # before the claims are even loaded
     from proofs.certificates import write_certificate
     from proofs.registry import all_claims, get_claim, run_claim
 
     entries = [get_claim(c) for c in claims] if claims else all_claims()
-    if out is not None and not no_certificates and not list_only:
-        writable_directory(out)
     if list_only:
         if as_json:
             emit_json([{"claim": c.id, "game": c.game, "statement": c.statement} for c in entries])
