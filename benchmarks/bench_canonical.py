@@ -15,7 +15,7 @@ speed ratios are taken on CPU time.
 
 Boards: the 2 x n strips from 2 x 3 upwards, each engine going on until one strip costs it
 more than ``--strip-budget`` CPU seconds (a few seconds: "as far as each tool gets"), then
-6x3, 4x4 and 5x5 (value 0), the boards ANCHORS.md quotes the peers on.
+6x3, 4x4 and 5x5 (value 0), the boards the peers were first timed on.
 
 The main suite (``benchmarks/run.py``) takes two in-process cases of our engine from
 :func:`register`.
@@ -47,7 +47,7 @@ from typing import Any
 REPOSITORY = Path(__file__).resolve().parent.parent
 ENGINES = ("ours", "ours-python", "ours-protocol", "pycgt", "cgt-py")
 STRIP_LENGTHS = range(3, 31)  # 2 x n strips; each engine stops at its strip budget
-#: (rows, cols) of the boards after the strips: the boards ANCHORS.md quotes the peers on.
+#: (rows, cols) of the boards after the strips: the boards the peers were first timed on.
 BOARDS = [(6, 3), (4, 4), (5, 5)]
 REPEAT_BELOW_SECONDS = 1.0  # boards slower than this are timed once
 

@@ -1,8 +1,10 @@
 """The ``cgt`` command line.
 
-Every error a user can cause ends in one line on stderr (``cgt: error: ...``) and exit status
-2; an interrupted run (Ctrl-C) says what it had done and exits with 130. Progress of long runs
-goes to stderr, results to stdout.
+Exit statuses: 0 done; 2 bad input (every error a user can cause ends in one line on stderr,
+``cgt: error: ...``); 3 a run stopped by its time budget (``--max-seconds``: one line
+``cgt: stopped: ...`` saying how far it got, and with ``--json`` an object on stdout with the
+work done and what was proven); 130 interrupted (Ctrl-C: one line saying how far the run got).
+Progress of long runs goes to stderr, results to stdout.
 """
 
 from __future__ import annotations
@@ -16,19 +18,28 @@ from typing import Any
 import click
 
 from cgt.errors import CGTError, ParameterError
-from cgt.progress import StderrProgress
+from cgt.progress import StderrProgress, forget_progress, latest_progress
 from cgt.protocol import Game
 from cgt.registry import game_class, game_names, load_game, load_plugin
 
+#: Exit status of a run interrupted by Ctrl-C (128 + SIGINT, as shells report it).
+EXIT_INTERRUPTED = 130
+
 
 def parse_params(pairs: Sequence[str]) -> dict[str, str]:
-    """``["size=3", "rule=revised"]`` -> ``{"size": "3", "rule": "revised"}``."""
+    """``["size=3", "rule=revised"]`` -> ``{"size": "3", "rule": "revised"}``; a key given
+    twice is an error (which value was meant is not for the toolkit to guess)."""
     params: dict[str, str] = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
-        if not sep or not key.strip():
+        key = key.strip()
+        if not sep or not key:
             raise ParameterError(f"parameter {pair!r} is not of the form KEY=VALUE")
-        params[key.strip()] = value
+        if key in params:
+            raise ParameterError(
+                f"parameter {key} given twice ({key}={params[key]} and {key}={value})"
+            )
+        params[key] = value
     return params
 
 
@@ -131,8 +142,15 @@ def show_command(game_name: str, position: str | None, params: tuple[str, ...]) 
 
 @cli.command("solve")
 @click.argument("game_name", metavar="GAME")
+@click.argument("position", required=False)
 @param_option
-@click.option("--position", default=None, help="Solve this position instead of the initial one.")
+@click.option(
+    "--position",
+    "position_option",
+    default=None,
+    metavar="POSITION",
+    help="The same as the POSITION argument (kept for older scripts).",
+)
 @click.option(
     "--solver",
     type=click.Choice(["auto", "retrograde", "alphabeta", "compiled"]),
@@ -183,8 +201,9 @@ def show_command(game_name: str, position: str | None, params: tuple[str, ...]) 
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object on stdout.")
 def solve_command(
     game_name: str,
-    params: tuple[str, ...],
     position: str | None,
+    params: tuple[str, ...],
+    position_option: str | None,
     solver: str,
     no_symmetry: bool,
     value_only: bool,
@@ -196,18 +215,34 @@ def solve_command(
     db: Path | None,
     as_json: bool,
 ) -> None:
-    """Solve GAME with perfect play: winner, remoteness and the value of every move.
+    """Solve POSITION of GAME (default: the initial position) with perfect play: winner,
+    remoteness and the value of every move.
 
     With --jobs N (or --save) the openings are solved as separate jobs whose results are
     checkpointed in the solution database: an interrupted run resumes where it stopped.
+    A run stopped by --max-seconds exits with status 3 and says how far it got (with --json,
+    as an object on stdout); Ctrl-C exits with 130, also saying how far it got.
     """
+    if position is not None and position_option is not None:
+        raise click.UsageError(
+            "the position is given both as an argument and with --position: give it once"
+        )
+    position = position if position is not None else position_option
     game = make_game(game_name, params)
     pos = parse_position(game, position)
     from solvers import solve
+    from solvers.budget import SearchBudgetExceeded
     from solvers.database import SolutionDatabase
     from solvers.retrograde import retrograde
     from solvers.split import solve_by_openings
 
+    if solver == "alphabeta" and not game.acyclic:
+        click.echo(
+            f"cgt: warning: positions of {game.label()} can repeat (endless play is a draw), "
+            "where depth-first alpha-beta keeps meeting its own path; --solver retrograde "
+            "(or compiled, or auto) fits better",
+            err=True,
+        )
     progress = StderrProgress(f"solve {game.label()}")
     database = SolutionDatabase(db) if (save or jobs > 1 or db is not None) else None
     try:
@@ -243,6 +278,27 @@ def solve_command(
                 tt_entries=tt_entries,
                 max_seconds=max_seconds,
             )
+    except SearchBudgetExceeded as stopped:
+        if as_json:
+            emit_json(
+                {
+                    "game": game.name,
+                    "params": game.parameters,
+                    "position": game.render(pos),
+                    "status": "stopped",
+                    "reason": "time budget (--max-seconds) spent",
+                    "max_seconds": max_seconds,
+                    "requested_solver": solver,
+                    "winner": None,
+                    "nodes": stopped.nodes,
+                    "unit": stopped.unit,
+                    "seconds": round(stopped.seconds, 3),
+                    "wall_seconds": round(progress.seconds(), 3),  # with loading, compiling
+                    "proven_moves": progress.proven_moves,
+                    "last_progress": progress.latest,
+                }
+            )
+        raise
     finally:
         progress.close()
     data = result.as_dict()
@@ -342,11 +398,16 @@ def query_command(
 @click.option(
     "--out",
     type=click.Path(file_okay=False, path_type=Path),
-    default=Path("reports/claims"),
-    show_default=True,
-    help="Where certificates are written.",
+    default=None,
+    help="Write each claim's certificate (JSON and Markdown) into this directory "
+    "(default: none; 'cgt report all' writes the reports' certificates).",
 )
-@click.option("--no-certificates", is_flag=True, help="Do not write certificate files.")
+@click.option(
+    "--no-certificates",
+    is_flag=True,
+    hidden=True,
+    help="Write no certificate files (the default without --out; kept for older scripts).",
+)
 @click.option(
     "--full",
     is_flag=True,
@@ -357,11 +418,16 @@ def check_command(
     claims: tuple[str, ...],
     list_only: bool,
     as_json: bool,
-    out: Path,
+    out: Path | None,
     no_certificates: bool,
     full: bool,
 ) -> None:
-    """Check the claims of the source documents (all of them by default)."""
+    """Check the claims of the source documents (all of them by default); with --out, write
+    each verdict's certificate there."""
+    from cgt.commands.outputs import output_failure, writable_directory
+
+    if out is not None and not no_certificates and not list_only:
+        writable_directory(out)  # before the claims are even loaded
     from proofs.certificates import write_certificate
     from proofs.registry import all_claims, get_claim, run_claim
 
@@ -378,8 +444,11 @@ def check_command(
         click.echo(f"checking {entry.id} ...", err=True)
         verdict = run_claim(entry.id, full=full)
         verdicts.append(verdict)
-        if not no_certificates:
-            write_certificate(verdict, out)
+        if out is not None and not no_certificates:
+            try:
+                write_certificate(verdict, out)
+            except OSError as exc:
+                raise output_failure(out, exc) from None
         if not as_json:
             click.echo(f"{verdict.verdict:<12} {entry.id}  ({verdict.seconds:.1f} s)")
     if as_json:
@@ -397,19 +466,19 @@ def _add_optional_commands() -> None:
 def main(argv: Sequence[str] | None = None) -> None:
     """Entry point of the ``cgt`` console script."""
     _add_optional_commands()
+    forget_progress()
     try:
         cli.main(
             args=list(argv) if argv is not None else None, prog_name="cgt", standalone_mode=False
         )
     except CGTError as exc:
-        click.echo(f"cgt: error: {exc}", err=True)
-        sys.exit(2)
-    except click.exceptions.Abort:
-        click.echo("cgt: interrupted", err=True)
-        sys.exit(130)
-    except KeyboardInterrupt:
-        click.echo("cgt: interrupted", err=True)
-        sys.exit(130)
+        click.echo(f"cgt: {exc.label}: {exc}", err=True)
+        sys.exit(exc.exit_status)
+    except (click.exceptions.Abort, KeyboardInterrupt):
+        running = latest_progress()
+        how_far = f" after {running.how_far()}" if running is not None else ""
+        click.echo(f"cgt: interrupted{how_far}", err=True)  # click ends the progress line
+        sys.exit(EXIT_INTERRUPTED)
     except click.ClickException as exc:
         click.echo(f"cgt: error: {exc.format_message()}", err=True)
         sys.exit(2)

@@ -5,9 +5,21 @@ is a :class:`CGTError`; the command line prints its message on one line and exit
 status 2. Anything else is a bug and keeps its traceback.
 """
 
+#: Exit status of bad input (a :class:`CGTError`).
+EXIT_BAD_INPUT = 2
+#: Exit status of a run stopped by its time budget (``--max-seconds``): not bad input.
+EXIT_STOPPED = 3
+
 
 class CGTError(Exception):
-    """Base class of errors caused by user input."""
+    """Base class of errors caused by user input.
+
+    ``exit_status`` and ``label`` say how the command line ends: ``cgt: error: ...`` and
+    status 2 for bad input; a subclass that is not bad input (a run stopped by its time
+    budget) sets its own."""
+
+    exit_status: int = EXIT_BAD_INPUT
+    label: str = "error"
 
 
 class UnknownGameError(CGTError):

@@ -15,6 +15,7 @@ class StderrProgress:
     """
 
     def __init__(self, label: str, interval: float = 0.5, stream: TextIO | None = None) -> None:
+        global _latest
         self.label = label
         self.stream = stream or sys.stderr
         self.tty = self.stream.isatty()
@@ -22,9 +23,17 @@ class StderrProgress:
         self.start = time.perf_counter()
         self.last = 0.0
         self.wrote = False
+        #: The counters of the latest report, printed or not (how far the run got).
+        self.latest: dict[str, Any] = {}
+        #: Root moves whose value a search has proven (``{"move", "outcome"}``), in order.
+        self.proven_moves: list[dict[str, Any]] = []
+        _latest = self
 
     def __call__(self, info: dict[str, Any]) -> None:
         now = time.perf_counter()
+        self.latest = {**self.latest, **info}
+        if info.get("phase") == "root move" and "move" in info:
+            self.proven_moves.append({"move": info["move"], "outcome": info.get("outcome")})
         if now - self.last < self.interval:
             return
         self.last = now
@@ -41,6 +50,30 @@ class StderrProgress:
         if self.wrote and self.tty:
             self.stream.write("\r\033[K")
             self.stream.flush()
+
+    def seconds(self) -> float:
+        return time.perf_counter() - self.start
+
+    def how_far(self) -> str:
+        """``3.2 s (phase=search nodes=120,345 ...)``: what an interrupted run had done."""
+        counters = " ".join(f"{k}={_fmt(v)}" for k, v in self.latest.items() if k != "seconds")
+        proven = f", {len(self.proven_moves)} root moves proven" if self.proven_moves else ""
+        return f"{self.seconds():.1f} s ({self.label}: {counters or 'no progress reported yet'}{proven})"
+
+
+#: The most recently started progress reporter (the command line's Ctrl-C message reads it).
+_latest: StderrProgress | None = None
+
+
+def latest_progress() -> StderrProgress | None:
+    """The progress reporter of the run started last in this process, if any."""
+    return _latest
+
+
+def forget_progress() -> None:
+    """Forget the last run (a new command starts)."""
+    global _latest
+    _latest = None
 
 
 def _fmt(value: Any) -> str:

@@ -27,7 +27,9 @@ Conventions
   impartial games included: solvers never assume alternation, they compare ``to_move`` of a
   position and its child (so a game may give the same player several moves in a row).
 * :meth:`Game.result` gives the outcome of a finished game **for the player to move**.
-  The default is normal play: a player with no legal move loses.
+  The default is normal play: a player with no legal move loses. A game that overrides it
+  with other rules (scoring at the end, draws, goals) declares :attr:`Game.normal_play`
+  False; a game whose positions can repeat declares :attr:`Game.acyclic` False.
 * Positions must be hashable; :meth:`Game.key` gives a compact, totally ordered key (an int,
   bytes, str or tuple of those) and :meth:`Game.canonical_key` the smallest key over the
   symmetry images that the rules allow.
@@ -139,6 +141,17 @@ class Game(ABC, Generic[P, M]):
     impartial: ClassVar[bool] = False
     #: Size of the symmetry group used by :meth:`canonical_key` (1: no symmetry).
     symmetry_count: int = 1
+    #: True when the rules are *normal play*: the game ends exactly when the player to move
+    #: has no legal move, and that player loses (:meth:`result` is the default). Only
+    #: normal-play games have CGT values (``cgt value``); a game scored at the end (LAG,
+    #: Interleave), with draws (tic-tac-toe, Entropy) or won by reaching a goal sets False.
+    #: Set per game, or per instance in :meth:`validate` when a parameter decides it.
+    normal_play: bool = True
+    #: True when no position can repeat in play, so every game ends (the state graph has no
+    #: cycle). Games whose pieces can come and go (Entropy; Control with line-of-sight
+    #: control) set False: their positions have no short CGT value, and solvers treat endless
+    #: play as a draw.
+    acyclic: bool = True
 
     def __init__(self, **parameters: Any) -> None:
         known = {p.name: p for p in self.params}
@@ -211,7 +224,7 @@ class Game(ABC, Generic[P, M]):
 
     # ---------------------------------------------------------------- notation
     def parse(self, text: str) -> P:
-        """Position from its string (GAMES.md notation); :class:`PositionError` if bad."""
+        """Position from its string (the notation of docs/rules.md); :class:`PositionError` if bad."""
         raise NotImplementedError(f"{self.name} has no position notation")
 
     def render(self, position: P) -> str:

@@ -932,7 +932,7 @@ def write_index(
     lines = [
         "# Reports",
         "",
-        "Exact analyses of the seed games (see `GAMES.md` for their rules): for each game a "
+        "Exact analyses of the seed games (see `docs/rules.md` for their rules): for each game a "
         "small board solved completely (every reachable position), the standard boards the "
         "compiled solvers reach, the document's claims with their verdicts, and the boards "
         "still out of reach.",
@@ -980,7 +980,12 @@ def write_index(
                 [DISPLAY_NAMES.get(c.game, c.game), f"`{c.id}`", c.statement, "not checked", "-"]
             )
     lines += table(["game", "claim", "statement", "verdict", "certificate"], claim_rows)
-    lines += ["", "Re-check every claim: `cgt check` (certificates: `cgt check --json`).", ""]
+    lines += [
+        "",
+        "Re-check every claim: `cgt check` (and rewrite these certificates: "
+        "`cgt check --out reports/claims`).",
+        "",
+    ]
     path = out_dir / "README.md"
     path.write_text("\n".join(lines) + "\n")
     return path

@@ -19,6 +19,7 @@ class Notakto(Game[int, int]):
     summary = "Notakto: both players play X on a 3x3 board; completing a line loses"
     params = (Param("misere", bool, True, help="completing a line loses (false: wins)"),)
     impartial = True  # both players have the same moves
+    normal_play = False  # misere by default: completing a line loses (no CGT value)
     misere: bool
 
     def initial_position(self) -> int:

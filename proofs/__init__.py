@@ -1,1 +1,1 @@
-"""The claims checker: each claim of GAMES.md as a small check function in a registry."""
+"""The claims checker: each claim of docs/rules.md ("Claims") as a small check function in a registry."""

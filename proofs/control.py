@@ -1,4 +1,4 @@
-"""Checks of the claims the Control document makes (GAMES.md "Control", claim ids as there).
+"""Checks of the claims the Control document makes (docs/rules.md, "Control"; claim ids as there).
 
 Each check takes keyword arguments with working defaults (fast enough for CI) and returns a
 :class:`~proofs.registry.Verdict`. The arguments that widen the scope (``sizes``,

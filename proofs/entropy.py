@@ -1,4 +1,4 @@
-"""Claims of the Entropy document (GAMES.md "Entropy"), checked by the rules and by search.
+"""Claims of the Entropy document (docs/rules.md, "Entropy"), checked by the rules and by search.
 
 The figure claims are checked by enumerating legal moves with :class:`cgt.games.entropy.Entropy`
 (threats by trying every move of the threatening side); the endgame and the small boards by

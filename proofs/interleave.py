@@ -1,4 +1,4 @@
-"""Claims of the Interleave document (GAMES.md "Interleave", seed 002), checked on small boards.
+"""Claims of the Interleave document (docs/rules.md, "Interleave"), checked on small boards.
 
 The rules come from :mod:`cgt.games.interleave`: :func:`~cgt.games.interleave.placeable` for the
 structural claims (``exclusive``, ``no-race``) and the game class for the claims that need

@@ -1,4 +1,4 @@
-"""Claims of the LAG document (GAMES.md "LAG"): termination and the frequency of ideal goals.
+"""Claims of the LAG document (docs/rules.md, "LAG"): termination and the frequency of ideal goals.
 
 ``lag.termination`` rests on a potential that every legal move strictly increases, for every
 board size (a proof), and confirms it by exhaustive search for cycles on small instances.

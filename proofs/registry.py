@@ -1,4 +1,4 @@
-"""Registry of the claims made by the source documents (ids as in GAMES.md).
+"""Registry of the claims made by the source documents (ids as in docs/rules.md, "Claims").
 
 A claim is a statement plus a small check function that returns a :class:`Verdict`. Check
 functions take keyword arguments with working defaults; tests pass a deliberately broken rule

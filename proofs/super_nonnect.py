@@ -1,4 +1,4 @@
-"""Claims of the Super Nonnect document (seed 003), checked on the rules in
+"""Claims of the Super Nonnect document (docs/rules.md, "Super Nonnect"), checked on the rules in
 :mod:`cgt.games.super_nonnect`.
 
 Every check takes a ``make_game`` factory (default: the real game class) so that tests can hand

@@ -10,14 +10,18 @@ from __future__ import annotations
 import math
 import time
 
-from cgt.errors import CGTError, ParameterError
+from cgt.errors import EXIT_STOPPED, CGTError, ParameterError
 
 
 class SearchBudgetExceeded(CGTError):
     """The solver ran out of its time budget (``max_seconds``) before proving the value.
 
     ``nodes`` counts the work done in the solver's own unit, named by ``unit`` (nodes
-    searched, positions enumerated, positions decided)."""
+    searched, positions enumerated, positions decided). Not bad input: the command line
+    prints ``cgt: stopped: ...`` and exits with status 3 (:data:`EXIT_STOPPED`)."""
+
+    exit_status = EXIT_STOPPED
+    label = "stopped"
 
     def __init__(self, nodes: int, seconds: float, unit: str = "nodes searched") -> None:
         super().__init__(f"no result within the time budget: {nodes:,} {unit} in {seconds:.1f} s")

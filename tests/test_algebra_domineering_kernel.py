@@ -88,7 +88,7 @@ def test_tables_grow_and_keep_every_value() -> None:
 
 
 def test_lines_up_to_62_cells_are_one_players_moves() -> None:
-    # a single row of n cells is -floor(n/2), a single column floor(n/2) (ANCHORS.md)
+    # a single row of n cells is -floor(n/2), a single column floor(n/2) (Winning Ways)
     full = (1 << 62) - 1
     assert CanonicalForm(KernelValues().value_id(1, 62, full)) == -31
     assert CanonicalForm(KernelValues().value_id(62, 1, full)) == 31

@@ -102,7 +102,7 @@ def test_wide_rows_without_tables_agree_with_the_protocol_road(compiled: bool) -
         assert kernel.value_id(cols, rows, transpose(rows, cols, empty)[2]) == negate_id(
             kernel.value_id(rows, cols, empty)
         )
-    # a strip of n free cells is n // 2 moves for one player only (ANCHORS.md)
+    # a strip of n free cells is n // 2 moves for one player only (Winning Ways, ch. 1)
     assert CanonicalForm(kernel.value_id(1, 31, (1 << 31) - 1)) == -15
     assert CanonicalForm(kernel.value_id(31, 1, (1 << 31) - 1)) == 15
 
@@ -139,7 +139,7 @@ def test_transpose_negates_and_mirror_keeps_the_value(compiled: bool) -> None:
     [(2, 2, "+-1"), (3, 3, "+-1"), (2, 3, "{2|-1/2}"), (3, 2, "{1/2|-2}"), (2, 4, "Miny(2)")],
 )
 def test_published_values(rows: int, cols: int, expected: str, compiled: bool) -> None:
-    # ANCHORS.md (2x2, 3x3, 2x3) and pycgt's documented 2x4 = Miny(2) (CGSuite's value)
+    # Winning Ways and CGSuite (2x2, 3x3, 2x3) and pycgt's documented 2x4 = Miny(2) (CGSuite's value)
     value = DomineeringValues(compiled).value_id(rows, cols, (1 << (rows * cols)) - 1)
     assert CanonicalForm(value) == parse_game(expected)
 

@@ -1,4 +1,4 @@
-"""Values of protocol-game positions: Domineering's published values (ANCHORS.md), agreement
+"""Values of protocol-game positions: Domineering's published values (Winning Ways, CGSuite), agreement
 of the outcome classes with the exact solvers, and the ``cgt value`` report."""
 
 from __future__ import annotations

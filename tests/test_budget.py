@@ -81,14 +81,15 @@ def test_deadline_refuses_a_bad_budget() -> None:
     assert Deadline(None).remaining() is None
 
 
-def test_cli_budget_ends_in_one_line_and_status_2() -> None:
+def test_cli_budget_ends_in_one_line_and_status_3() -> None:
+    # A spent budget is not bad input (status 2): it has its own status, 3.
     done = subprocess.run(
         [sys.executable, "-m", "cgt", "solve", "tictactoe", "-p", "size=4", "--max-seconds", "0.3"],
         capture_output=True,
         text=True,
         timeout=120,
     )
-    assert done.returncode == 2
-    lines = [line for line in done.stderr.splitlines() if line.startswith("cgt: error:")]
+    assert done.returncode == 3
+    lines = [line for line in done.stderr.splitlines() if line.startswith("cgt: stopped:")]
     assert len(lines) == 1 and "time budget" in lines[0]
     assert "Traceback" not in done.stderr

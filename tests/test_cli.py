@@ -8,17 +8,7 @@ import sys
 
 import pytest
 
-from cgt.cli import main
-
-
-def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    try:
-        main(list(args))
-        code = 0
-    except SystemExit as exc:
-        code = int(exc.code or 0)
-    out, err = capsys.readouterr()
-    return code, out, err
+from tests.cli_runner import run
 
 
 def test_tictactoe_solve_json_is_a_draw_with_nine_moves(capsys: pytest.CaptureFixture[str]) -> None:
@@ -106,7 +96,7 @@ def test_report_writes_markdown_and_figures(capsys: pytest.CaptureFixture[str], 
     code, _out, _ = run(capsys, "report", "tictactoe", "--out", str(tmp_path), "--samples", "50")
     assert code == 0
     text = (tmp_path / "tictactoe.md").read_text()
-    # numbers that must be there, from ANCHORS.md: 5,478 positions, 765 up to symmetry
+    # numbers that must be there (5,478 positions, 765 up to symmetry: Henry Bottomley 2001)
     assert "5,478" in text and "765" in text and "**a draw**" in text
     for figure in ("tictactoe_remoteness.png", "tictactoe_lengths.png", "tictactoe_openings.png"):
         assert (tmp_path / "figures" / figure).stat().st_size > 1000

@@ -160,7 +160,7 @@ def test_parse_rejects_bad_strings(size2: Control, text: str) -> None:
 
 
 def test_parse_render_round_trip_and_notation_example(size2: Control) -> None:
-    # GAMES.md's example: one white stone, Black to move.
+    # docs/rules.md's example (Control, notation): one white stone, Black to move.
     position = size2.parse(".W/.../.. B")
     assert position == (1 << 1, 0, BLACK)
     assert size2.render(position) == ".W/.../.. B"

@@ -16,7 +16,6 @@ import pytest
 from cgt.algebra import parse_game
 from cgt.algebra.values import ValueCalculator
 from cgt.boards.hexhex import HexBoard, hex_board
-from cgt.cli import main
 from cgt.errors import CGTError
 from cgt.games.control import (
     BLACK,
@@ -31,6 +30,7 @@ from cgt.protocol import Outcome
 from cgt.registry import load_game
 from solvers import solve
 from solvers.kernels.control import ControlKernel
+from tests.cli_runner import run
 
 #: Size 3, every piece frozen; the empty cells a1, c3 and e3 are regions of one cell each.
 #: a1's voters are three White pieces, c3's three White and three Black, e3's three Black.
@@ -318,14 +318,6 @@ def test_sight_and_the_opening_are_not_split() -> None:
 
 
 # ---------------------------------------------------------------------------- command line
-def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    try:
-        main(list(args))
-        code = 0
-    except SystemExit as exc:
-        code = int(exc.code or 0)
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_cgt_value_prints_the_sum_of_the_regions(capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,4 +1,5 @@
-"""Domineering against ANCHORS.md's published values and outcome classes.
+"""Domineering against its published values (Winning Ways, CGSuite) and outcome classes
+(Lachmann, Moore and Rapaport, "Who wins Domineering on rectangular boards?", 2002).
 
 Two independent references live in this file: a solver on sets of ``(row, column)`` cells
 (row 0 at the top, as CGSuite draws grids) that shares no code with the bitmask module, and a
@@ -151,7 +152,7 @@ def module_outcome_class(game, position) -> str:
 
 @pytest.mark.parametrize(("n", "expected"), [(2, "N"), (3, "N"), (4, "N"), (5, "P")])
 def test_square_boards_outcome_classes(n, expected):
-    """n x n: first player wins for n = 2, 3, 4; second player wins 5x5 (ANCHORS.md)."""
+    """n x n: first player wins for n = 2, 3, 4; second player wins 5x5 (Lachmann, Moore, Rapaport)."""
     assert reference_outcome_class(full_rectangle(n, n)) == expected
     if n <= 4:  # 5x5 through the module is the test below
         game = domineering(rows=n, cols=n)
@@ -196,7 +197,7 @@ def test_column_and_row_values(forms, n):
 
 
 def test_published_values(forms):
-    """2x2 = 3x3 = +-1 = {1|-1}; 2 rows x 3 columns = {2|-1/2} (ANCHORS.md)."""
+    """2x2 = 3x3 = +-1 = {1|-1}; 2 rows x 3 columns = {2|-1/2} (Winning Ways, CGSuite)."""
     one, two, minus_one = forms.integer(1), forms.integer(2), forms.integer(-1)
     minus_half = forms.form((minus_one,), (forms.integer(0),))
     plus_minus_one = forms.form((one,), (minus_one,))

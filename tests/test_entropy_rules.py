@@ -1,7 +1,7 @@
 """Entropy's rules, checked against the document's worked examples and hand-built positions.
 
-Every expected value here is derived by hand from the rule text (GAMES.md "Entropy" and the
-source document 004_6f7e5fba3b869b73.txt); the derivations are in the docstrings.
+Every expected value here is derived by hand from the rule text (docs/rules.md, "Entropy", from
+the Japanese column on Carreno's Entropy); the derivations are in the docstrings.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Sprague-Grundy theory: published Grundy sequences (OEIS via ANCHORS.md), proved periods,
+"""Sprague-Grundy theory: published Grundy sequences (OEIS A002186-A002188), proved periods,
 Bouton's theorem for Nim, and the generic mex calculator against a simple recursion."""
 
 from __future__ import annotations

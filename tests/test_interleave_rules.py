@@ -1,5 +1,5 @@
 """Interleave rules on hand-built positions, with the expected answers worked out by hand
-from the rule text (GAMES.md "Interleave"). Cell names: rows a..e from the top, numbered from
+from the rule text (docs/rules.md, "Interleave"). Cell names: rows a..e from the top, numbered from
 the left; on size 3 the middle row c has five cells and c3 is the centre."""
 
 from __future__ import annotations

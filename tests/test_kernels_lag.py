@@ -18,13 +18,25 @@ from typing import Any
 import pytest
 
 from cgt.errors import ParameterError, PositionError
-from cgt.games.lag import GOALS, Lag, LagPosition
+from cgt.games.lag import FAR_ROW_GOALS, GOALS, Lag, LagPosition
 from cgt.protocol import Outcome
 from proofs.lag import lag_with_rules
 from solvers.kernels.lag import LagKernel, solve_lag, warm_up
 from solvers.retrograde import PositionLimitExceeded, retrograde
 
 SMALL_SETUP = "B.B/..../...../..../W.W W"
+#: Every goal, and the far-row goals also with the other reading of who is checked (the
+#: default checks both players after a move, ``goal_check=mover`` only the mover).
+RULES = [{"goal": goal} for goal in GOALS] + [
+    {"goal": goal, "goal_check": "mover"} for goal in FAR_ROW_GOALS
+]
+RULE_IDS = [" ".join(f"{k}={v}" for k, v in rules.items()) for rules in RULES]
+
+
+def seed_of(rules: dict[str, str]) -> int:
+    return RULES.index(rules)
+
+
 #: Small tables keep the tests fast and make the replacement policy work hard.
 SMALL_TABLE = 1 << 12
 
@@ -58,12 +70,12 @@ def random_placement(game: Lag, rng: random.Random) -> LagPosition:
     return (white, black, side)
 
 
-@pytest.mark.parametrize("goal", GOALS)
+@pytest.mark.parametrize("rules", RULES, ids=RULE_IDS)
 @pytest.mark.parametrize("size", [3, 4])
-def test_moves_and_results_match_the_readable_rules(size: int, goal: str) -> None:
-    game = Lag(size=size, goal=goal)
+def test_moves_and_results_match_the_readable_rules(size: int, rules: dict[str, str]) -> None:
+    game = Lag(size=size, **rules)
     kernel = LagKernel(game, tt_entries=2)
-    rng = random.Random(size * 100 + GOALS.index(goal))
+    rng = random.Random(size * 100 + seed_of(rules))
     positions: list[LagPosition] = []
     for _ in range(30):
         positions += random_game(game, rng)
@@ -87,9 +99,9 @@ def readable_perft(game: Lag, position: LagPosition, depth: int) -> int:
     return sum(readable_perft(game, child, depth - 1) for _, child in game.children(position))
 
 
-@pytest.mark.parametrize("goal", GOALS)
-def test_perft_matches_the_readable_rules(goal: str) -> None:
-    game = Lag(size=3, goal=goal)
+@pytest.mark.parametrize("rules", RULES, ids=RULE_IDS)
+def test_perft_matches_the_readable_rules(rules: dict[str, str]) -> None:
+    game = Lag(size=3, **rules)
     kernel = LagKernel(game, tt_entries=2)
     start = game.initial_position()
     assert kernel.perft(start, 1) == 8  # the eight forward steps of the d row (hand count)
@@ -112,9 +124,9 @@ def assert_agrees_with_retrograde(
     return len(nodes)
 
 
-@pytest.mark.parametrize("goal", GOALS)
-def test_every_position_of_the_small_setup(goal: str) -> None:
-    game = Lag(size=3, goal=goal, setup=SMALL_SETUP)
+@pytest.mark.parametrize("rules", RULES, ids=RULE_IDS)
+def test_every_position_of_the_small_setup(rules: dict[str, str]) -> None:
+    game = Lag(size=3, setup=SMALL_SETUP, **rules)
     kernels = [
         LagKernel(game, remoteness=remoteness, symmetry=symmetry, tt_entries=entries)
         for remoteness in (False, True)
@@ -140,11 +152,11 @@ def small_graph_root(game: Lag, line: list[LagPosition], limit: int) -> LagPosit
     return root
 
 
-@pytest.mark.parametrize("goal", GOALS)
-def test_positions_near_the_end_of_random_games(goal: str) -> None:
-    game = Lag(size=3, goal=goal)
+@pytest.mark.parametrize("rules", RULES, ids=RULE_IDS)
+def test_positions_near_the_end_of_random_games(rules: dict[str, str]) -> None:
+    game = Lag(size=3, **rules)
     kernels = [LagKernel(game, remoteness=r, tt_entries=SMALL_TABLE) for r in (False, True)]
-    rng = random.Random(7 + GOALS.index(goal))
+    rng = random.Random(7 + seed_of(rules))
     compared = 0
     for _ in range(15):
         root = small_graph_root(game, random_game(game, rng), limit=2000)
@@ -222,3 +234,18 @@ def test_size_3_far_row_agrees_with_pure_python_alpha_beta() -> None:
     result = solve_lag(Lag(size=3, goal="far-row"), tt_entries=1 << 21, principal_variation=False)
     assert result.outcome == Outcome.LOSS
     assert all(m.outcome == Outcome.LOSS for m in result.moves)
+
+
+@pytest.mark.parametrize(
+    ("goal_check", "expected"), [("both", Outcome.WIN), ("mover", None)], ids=["both", "mover"]
+)
+def test_the_goal_met_by_the_player_to_move_under_both_readings(
+    goal_check: str, expected: Outcome | None
+) -> None:
+    # White to move: a1 on the far row and b2, one object (docs/rules.md, LAG goals); the
+    # same hand-derived outcome the readable rules' tests assert.
+    game = Lag(size=3, goal="far-row-one-object", goal_check=goal_check)
+    position = game.parse("W../.W../..B../..../... W")
+    kernel = LagKernel(game, tt_entries=2)
+    assert kernel.result(position) is expected
+    assert kernel.moves(position) == game.moves(position)

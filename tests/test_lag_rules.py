@@ -1,7 +1,7 @@
 """LAG rules on hand-built size-3 positions; every expected value is worked out by hand below.
 
 Size-3 board, cells named by row letter from the top and index from the left, with axial
-coordinates (q, r) (GAMES.md "Common conventions"):
+coordinates (q, r) (docs/rules.md, "Hexhex boards"):
 
     a1 (0,-2)  a2 (1,-2)  a3 (2,-2)
     b1 (-1,-1) b2 (0,-1)  b3 (1,-1)  b4 (2,-1)
@@ -178,12 +178,39 @@ def test_far_row_one_object_needs_one_object() -> None:
     assert game.moves(game.parse(text))  # Black b3 can still move
 
 
-def test_far_row_goal_only_counts_for_the_player_who_moved() -> None:
-    # White to move already has a piece on the far row (a1, plus c3: two objects, k = 2, and
-    # c3 NE 2 -> a3 is a move): the goal is checked only for the mover, so play goes on.
-    game = Lag(size=3, goal="far-row")
+def test_far_row_goal_with_two_objects_is_not_met_by_the_player_to_move() -> None:
+    # White to move has a piece on the far row (a1, plus c3: two objects, k = 2, and
+    # c3 NE 2 -> a3 is a move): far-row-one-object is not met, so play goes on.
+    game = Lag(size=3, goal="far-row-one-object")
     position = game.parse("W../..B./..W../..../... W")
     assert game.result(position) is None
+
+
+# White a1 (far row) and b2 form one object; Black's c3 has just captured White's stray piece.
+# White, to move, meets far-row-one-object; b2-a2 would still be a legal move.
+MET_BY_THE_PLAYER_TO_MOVE = "W../.W../..B../..../... W"
+
+
+def test_far_row_goal_is_a_condition_on_the_board_checked_for_both_players() -> None:
+    # docs/rules.md, LAG: the document states the goal as a state ("at least one piece on
+    # the far row and one group: win"), so the player to move who meets it has won.
+    game = Lag(size=3, goal="far-row-one-object")
+    position = game.parse(MET_BY_THE_PLAYER_TO_MOVE)
+    assert game.result(position) is Outcome.WIN
+    assert game.moves(position) == []
+
+
+def test_goal_check_mover_checks_only_the_player_who_moved() -> None:
+    game = Lag(size=3, goal="far-row-one-object", goal_check="mover")
+    position = game.parse(MET_BY_THE_PLAYER_TO_MOVE)
+    assert game.result(position) is None
+    assert [game.move_name(position, m) for m in game.moves(position)] == ["b2-a2"]
+
+
+def test_when_both_meet_the_goal_the_player_who_moved_wins() -> None:
+    # Black (just moved) has e2 on its far row, one object; White to move has a1 + b2.
+    game = Lag(size=3, goal="far-row-one-object")
+    assert game.result(game.parse("W../.W../...../..../.B. W")) is Outcome.LOSS
 
 
 def test_far_row_fallback_is_the_standard_end_rule() -> None:
@@ -210,6 +237,34 @@ def test_parse_rejects_bad_positions(lag3: Lag) -> None:
             lag3.parse(bad)
     with pytest.raises(PositionError):
         lag3.parse("BBB/BBBB/...../..../... B")  # White just moved but has no piece
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        # Black still stands exactly as set up, so Black never moved and never captured:
+        # White cannot have lost a piece.
+        ("BBB/BBBB/...../WWWW/WW. B", "never moved"),
+        ("BBB/BBBB/..W../WW.W/W.W W", "never moved"),
+        # White (who moves first) never moved: no move was made at all, so only the initial
+        # position itself (White to move, Black as set up) can arise.
+        ("BBB/BBBB/...../WWWW/WWW B", "never moved"),
+        ("BB./BBBB/..B../WWWW/WWW W", "never moved"),
+    ],
+)
+def test_parse_refuses_positions_that_cannot_arise(lag3: Lag, text: str, reason: str) -> None:
+    # docs/rules.md, LAG, "Positions": no move goes backward, and a sideways move must merge
+    # objects, so a side whose pieces stand exactly on its setup cells has never moved.
+    with pytest.raises(PositionError, match=reason):
+        lag3.parse(text)
+
+
+def test_parse_accepts_positions_one_move_from_the_start(lag3: Lag) -> None:
+    start = lag3.initial_position()
+    for move in lag3.moves(start):
+        after = lag3.play(start, move)
+        assert lag3.parse(lag3.render(after)) == after
+    assert lag3.parse(lag3.render(start)) == start
 
 
 def test_round_trip_and_move_parse(lag3: Lag) -> None:

@@ -184,7 +184,7 @@ def test_progress_is_reported_and_interrupt_propagates(monkeypatch: pytest.Monke
 
 
 def test_tictactoe_position_counts_and_draw() -> None:
-    """ANCHORS.md: 5,478 legal positions, 765 up to symmetry, perfect play draws."""
+    """5,478 legal positions, 765 up to symmetry, perfect play draws (Bottomley 2001)."""
     tictactoe = pytest.importorskip("cgt.games.tictactoe")
     game = tictactoe.TicTacToe()
     plain = retrograde(game, symmetry=False)

@@ -6,26 +6,17 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from cgt.cli import main
 from cgt.errors import ParameterError
 from cgt.registry import load_game
 from solvers import solve
 from solvers.database import SolutionDatabase
 from solvers.memory import require_memory
 from solvers.split import solve_by_openings
-
-
-def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    try:
-        main(list(args))
-        code = 0
-    except SystemExit as exc:
-        code = int(exc.code or 0)
-    out, err = capsys.readouterr()
-    return code, out, err
+from tests.cli_runner import run
 
 
 @pytest.mark.parametrize(
@@ -116,3 +107,20 @@ def test_auto_hands_a_graph_too_big_to_enumerate_to_the_kernel() -> None:
     handed_over = solve(game, max_positions=10)
     assert handed_over.solver == "compiled"
     assert (handed_over.outcome, handed_over.remoteness) == (whole.outcome, whole.remoteness)
+
+
+def test_auto_goes_to_the_kernel_at_once_on_a_board_that_is_not_tiny() -> None:
+    # Control size 3 has far more than a few thousand positions: "auto" may look at a tiny
+    # part of the graph to see that it is not tiny, but must not enumerate ~10^5 positions
+    # in pure Python (some 5 s) before handing the work to the kernel.
+    calls = 0
+
+    class CountedControl(type(load_game("control"))):  # type: ignore[misc]
+        def moves(self, position: Any) -> Any:
+            nonlocal calls
+            calls += 1
+            return super().moves(position)
+
+    result = solve(CountedControl(size=3))
+    assert result.solver == "compiled"
+    assert calls < 10_000

@@ -1,5 +1,5 @@
 """Super Nonnect rules on hand-built positions; every expected value is worked out by hand from
-the rule text (GAMES.md "Super Nonnect", seed 003) in the comments."""
+the rule text (docs/rules.md, "Super Nonnect") in the comments."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Tic-tac-toe against its published numbers (ANCHORS.md) and a string-based re-implementation.
+"""Tic-tac-toe against its published numbers (Bottomley 2001) and a string-based re-implementation.
 
 The reference rules in this file work on 9-character strings (row-major from the top, as a
 person writes the board) and share nothing with the bitboard module under test.
@@ -73,7 +73,8 @@ def reachable() -> set[str]:
 
 
 def test_reference_counts_match_published_numbers(reachable):
-    """5,478 legal positions, 765 up to symmetry (ANCHORS.md): checks the reference itself."""
+    """5,478 legal positions, 765 up to symmetry (Henry Bottomley, "How many Tic-Tac-Toe (noughts and crosses) games are possible?" (2001)):
+    checks the reference itself."""
     assert len(reachable) == 5478
     assert len({min(reference_symmetries(b)) for b in reachable}) == 765
 
@@ -98,7 +99,7 @@ def test_game_reaches_exactly_the_legal_positions(game, reachable):
 
 
 def test_number_of_games_and_their_results(game):
-    """255,168 games: 131,184 won by X, 77,904 by O, 46,080 drawn (ANCHORS.md)."""
+    """255,168 games: 131,184 won by X, 77,904 by O, 46,080 drawn (Bottomley 2001)."""
 
     @cache
     def games_from(position: tuple[int, int]) -> Counter[str]:

@@ -100,7 +100,7 @@ def test_snort_components_add() -> None:
 
 
 def test_octal_games_report_their_period() -> None:
-    """ANCHORS.md (OEIS A002186, A002187): Kayles has period 12 from n = 71; Dawson's Kayles
+    """OEIS A002186, A002187 and Winning Ways: Kayles has period 12 from n = 71; Dawson's Kayles
     has period 34. Heaps 3 and 5 of Kayles: g = 3 xor 4 = 7 (published sequence)."""
     kayles = value_report("kayles", {"heaps": "3,5"}, None)
     assert kayles["grundy"] == 7 and kayles["canonical"] == "*7"

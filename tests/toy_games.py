@@ -23,6 +23,8 @@ class GraphGame(Game[Hashable, str]):
     """
 
     name = "toy-graph"
+    normal_play = False  # explicit results may make a finished node a win or a draw
+    acyclic = False  # the graph may have cycles
 
     def __init__(
         self,
@@ -248,6 +250,7 @@ class TiedFinish(Game[tuple[int, int, int], int]):
     """
 
     name = "toy-tied-finish"
+    normal_play = False  # emptying the heap with a 2 is a draw
     params = (Param("heap", int, 6, minimum=0),)
     heap: int
 

@@ -11,6 +11,12 @@ changes the options of another, and a player with no move in any has none in the
 this holds for Domineering, Snort and Control's regions around frozen pieces: their modules).
 An impartial position's value is the nimber ``*g`` of its Grundy value.
 
+Only *short* normal-play games have such values: :func:`check_valuable` refuses, before any
+work, a game that declares it is not normal play (``game.normal_play``) or that its positions
+can repeat (``game.acyclic``), and the calculator itself refuses a finished position where the
+player to move does not lose and a position that recurs among its own options, for games
+that do not declare it.
+
 Domineering, the engine's standard workload, has a second road on plain bitmasks
 (:mod:`cgt.algebra.domineering_values`, about nine times faster than the protocol road on
 5x5, see ``benchmarks/CANONICAL.md``);
@@ -27,7 +33,41 @@ from typing import Any
 from cgt.algebra.domineering_values import DomineeringValues
 from cgt.algebra.game import ZERO_ID, CanonicalForm, add_id, canonical_id
 from cgt.algebra.impartial import GrundyCalculator
-from cgt.errors import ParameterError
+from cgt.errors import CGTError, ParameterError
+from cgt.protocol import Outcome
+
+
+class NotValuableError(CGTError):
+    """The game or position has no short CGT value (not normal play, or loopy)."""
+
+
+def check_normal_play(game: Any) -> None:
+    """Refuse a game whose rules are not normal play: its positions have no CGT value."""
+    if not getattr(game, "normal_play", True):
+        raise NotValuableError(
+            f"{game.label()} is not a normal-play game (a player left without a move does not "
+            "always lose: the game is scored, drawn or won by a goal), so its positions have no "
+            "CGT value; use 'cgt solve' for the winner"
+        )
+
+
+def check_short_game(game: Any) -> None:
+    """Refuse a game whose positions can repeat (a loopy game): canonical forms exist only for
+    short games. This is the one place that refuses loopy games such as Control with
+    ``control=sight``; loopy values (stoppers, onsides and offsides) would replace it."""
+    if not getattr(game, "acyclic", True):
+        raise NotValuableError(
+            f"{game.label()}: positions can repeat (the game is loopy), so they have no short "
+            "CGT value; use 'cgt solve' for the winner (endless play is a draw)"
+        )
+
+
+def check_valuable(game: Any) -> None:
+    """Raise :class:`NotValuableError` saying why, if ``game``'s positions have no short CGT
+    value according to what the game declares (:attr:`cgt.protocol.Game.normal_play`,
+    :attr:`cgt.protocol.Game.acyclic`)."""
+    check_normal_play(game)
+    check_short_game(game)
 
 
 class ValueCalculator:
@@ -50,6 +90,7 @@ class ValueCalculator:
         compiled: bool | None = None,
         progress: Callable[[dict[str, Any]], None] | None = None,
     ) -> None:
+        check_valuable(game)
         self.game = game
         self.use_components = components
         self.table: dict[Hashable, int] = {}
@@ -64,6 +105,9 @@ class ValueCalculator:
             else None
         )
         self._evaluated = 0
+        #: Keys of the positions whose value is being computed (the recursion's path): meeting
+        #: one again among its own descendants means the positions can repeat.
+        self._in_progress: set[Hashable] = set()
 
     @property
     def evaluated(self) -> int:
@@ -109,19 +153,34 @@ class ValueCalculator:
             for part in parts:
                 value = add_id(value, self._value_id(part, as_component=True))
         else:
+            if key in self._in_progress:
+                raise NotValuableError(
+                    f"{self.game.label()}: position {self.game.render(position)!r} can repeat "
+                    "(it is reachable from itself), so it has no short CGT value"
+                )
+            self._in_progress.add(key)
             self._evaluated += 1
-            value = canonical_id(
-                [self.value_id(child) for child in self._options(position, 0)],
-                [self.value_id(child) for child in self._options(position, 1)],
-            )
+            try:
+                value = canonical_id(
+                    [self.value_id(child) for child in self._options(position, 0)],
+                    [self.value_id(child) for child in self._options(position, 1)],
+                )
+            finally:
+                self._in_progress.discard(key)
         self.table[key] = value
         return value
 
     def _options(self, position: Any, player: int) -> list[Any]:
         mover = self.game.with_to_move(position, player)
         moves = self.game.moves(mover)
-        if moves and self.game.result(mover) is not None:
-            raise ParameterError(f"game {self.game.name} is not a normal-play game")
+        finished = self.game.result(mover)
+        if (finished is not None) if moves else (finished is not Outcome.LOSS):
+            # A game over with moves left, or a player without a move who does not lose.
+            raise NotValuableError(
+                f"{self.game.label()} is not a normal-play game: in "
+                f"{self.game.render(mover)!r} the player to move "
+                + ("has moves but the game is over" if moves else "has no move and does not lose")
+            )
         return [self.game.play(mover, move) for move in moves]
 
 

@@ -1,7 +1,7 @@
 """Geometry of the hexhex board (a regular hexagon of hexagonal cells), shared by the hex games.
 
 Cells are pointy-top hexagons in horizontal rows, so the board has a flat edge at the top and
-the bottom (GAMES.md, "Common conventions"). Cell ``i`` is numbered row by row from the top,
+the bottom (docs/rules.md, "Hexhex boards"). Cell ``i`` is numbered row by row from the top,
 left to right; :attr:`HexBoard.coords` gives its axial coordinates ``(q, r)`` with ``r`` the row
 (``-(n-1)`` at the top) and ``q`` increasing to the right. Positions use bitboards: bit ``i`` of
 an int stands for cell ``i``.
@@ -168,11 +168,19 @@ class HexBoard:
         return "/".join("".join(symbols[cells[i]] for i in row) for row in self.rows)
 
     def describe(self, cells: Sequence[int], symbols: str) -> str:
-        """Multi-line drawing with offset rows, for the terminal."""
+        """Multi-line drawing with offset rows for the terminal, and beside each row the names
+        of its cells (as moves name them: ``a1`` is the left end of the top row)."""
         width = max(len(r) for r in self.rows)
-        return "\n".join(
-            " " * (width - len(row)) + " ".join(symbols[cells[i]] for i in row) for row in self.rows
-        )
+        name_width = max(len(self.cell_name(i)) for i in range(self.size)) + 1
+        lines = []
+        for row in self.rows:
+            indent = width - len(row)
+            drawing = " " * indent + " ".join(symbols[cells[i]] for i in row)
+            names = " " * (indent * name_width // 2) + " ".join(
+                self.cell_name(i).ljust(name_width - 1) for i in row
+            )
+            lines.append(f"{drawing:<{2 * width - 1}}    {names.rstrip()}")
+        return "\n".join(lines)
 
     def draw(
         self,

@@ -21,7 +21,7 @@ from cgt.progress import StderrProgress
 )
 @click.option(
     "--samples",
-    type=int,
+    type=click.IntRange(min=1),
     default=2000,
     show_default=True,
     help="Random games played for the length distribution.",
@@ -29,9 +29,11 @@ from cgt.progress import StderrProgress
 def report_command(game_name: str, params: tuple[str, ...], out: Path, samples: int) -> None:
     """Solve a board and write its report; 'all' writes every default board and the index."""
     from cgt.cli import parse_params
+    from cgt.commands.outputs import output_failure, writable_directory
     from cgt.registry import load_game
     from cgt.report import Board, write_all, write_report
 
+    writable_directory(out)
     progress = StderrProgress("report")
     try:
         if game_name == "all":
@@ -44,5 +46,7 @@ def report_command(game_name: str, params: tuple[str, ...], out: Path, samples: 
         board = Board(game_name, parse_params(params))
         load_game(board.game, **board.params)  # validate before any work
         click.echo(f"wrote {write_report(board, out, random_samples=samples, progress=progress)}")
+    except OSError as exc:  # the directory was writable at the start: disk full, removed ...
+        raise output_failure(exc.filename or out, exc) from None
     finally:
         progress.close()

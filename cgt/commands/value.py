@@ -5,6 +5,11 @@ mean 0 and temperature 1. A position that splits into independent components (Do
 regions, Snort, Control regions around frozen pieces) also lists each component's value. Impartial games print their nimber ``*g`` (Grundy value ``g``);
 octal games (``octal``, ``kayles``, ``dawsons-kayles``) also the period and pre-period of
 their Grundy sequence.
+
+Only short normal-play games have such values: a game that is not normal play (LAG,
+Interleave, Entropy, tic-tac-toe) or whose positions can repeat (Control with
+``control=sight``) is refused in one line, saying why (:func:`cgt.algebra.values.check_valuable`;
+the table in docs/rules.md, "Which games have CGT values").
 """
 
 from __future__ import annotations
@@ -97,7 +102,8 @@ def value_command(
     game_name: str, position: str | None, params: tuple[str, ...], as_json: bool
 ) -> None:
     """Canonical form (CGSuite notation), outcome class, stops, mean and temperature of a
-    position (default: the initial position) of a normal-play game."""
+    position (default: the initial position) of a short normal-play game; other games are
+    refused, saying why."""
     from cgt.cli import parse_params
 
     report = value_report(game_name, parse_params(params), position)

@@ -1,4 +1,4 @@
-"""Control: a territory game on a hexhex board (GAMES.md "Control", seed 000_ee315fd8d025ee46).
+"""Control: a territory game on a hexhex board (docs/rules.md, "Control").
 
 The rules, as the module implements them:
 
@@ -293,6 +293,9 @@ class Control(Game[ControlPosition, int]):
         #: The control rule used by the move generator. Claims checks may replace it by a
         #: function to show that they refute a deliberately broken rule.
         self.rule: ControlRule = cast(ControlRule, self.control)
+        # Adjacency control always ends (control.termination); line of sight has cycles
+        # (control.sight-cycle), so its positions can repeat.
+        self.acyclic = self.control != "sight"
 
     # ------------------------------------------------------------------ the rules
     def initial_position(self) -> ControlPosition:

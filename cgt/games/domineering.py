@@ -2,7 +2,7 @@
 
 Players take turns placing a domino on two empty orthogonally adjacent cells: Left places
 them VERTICALLY, Right HORIZONTALLY; a player who cannot place one loses (normal play).
-Its published values (ANCHORS.md: 2x2 = +-1, 2 rows x 3 columns = {2|-1/2}, a column of n
+Its published values (Winning Ways and CGSuite: 2x2 = +-1, 2 rows x 3 columns = {2|-1/2}, a column of n
 cells = floor(n/2)) test the CGT algebra, and its outcome classes test the solvers.
 
 A position carries its own board shape, because :meth:`Domineering.components` cuts a board

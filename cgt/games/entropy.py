@@ -1,7 +1,7 @@
 """Entropy (Augustine Carreno, 1992): scatter your pieces so that each touches an enemy piece
 and none touches a friend.
 
-Rules (GAMES.md "Entropy", source document 004_6f7e5fba3b869b73.txt):
+Rules (docs/rules.md, "Entropy"):
 
 * A 5x5 board with seven pieces each, ``SSSSS/S...S/...../O...O/OOOOO`` (rank 5 first).
   O (white in the document) moves first. Pieces never enter or leave the board.
@@ -97,6 +97,8 @@ class Entropy(Game[EntropyPosition, EntropyMove]):
     )
     variants: ClassVar[dict[str, dict[str, Any]]] = {"disable": {"goal": "disable"}}
     players = ("O", "S")
+    normal_play = False  # won by a pattern, drawn when nobody can move
+    acyclic = False  # pieces move back and forth: endless play is a draw
 
     width: int
     height: int

@@ -1,6 +1,6 @@
 """Interleave (Alexander Brady, 2022): a relaxed real-time placement game on a hexhex board.
 
-Rules (GAMES.md "Interleave", seed 002):
+Rules (docs/rules.md, "Interleave"):
 
 * An empty cell is **seen** by the first stone along each of the six rays leaving it
   (adjacent stones included), so by at most six stones.
@@ -139,6 +139,7 @@ class Interleave(Game[InterleavePosition, int]):
     name = "interleave"
     summary = "place where more opponent than own stones see the cell; no racing (Brady 2022)"
     players = ("Red", "Black")
+    normal_play = False  # scored at the end by stones or groups
     params = (
         Param("size", int, 2, "side of the hexhex board", minimum=2, maximum=MAX_SIZE),
         Param(

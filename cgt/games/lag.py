@@ -1,6 +1,6 @@
 """LAG: race your pieces across a hexhex board, moving exactly as far as you have groups.
 
-Rules (GAMES.md "LAG", seed 001_e21e9fc788b2454b.txt):
+Rules (docs/rules.md, "LAG"):
 
 * Hexhex board of side ``size``. White sits at the bottom edge, Black at the top edge; each
   fills the two rows nearest to them (size 3: 3 + 4 = 7 pieces each). White moves first.
@@ -28,14 +28,16 @@ Decisions where the text is silent (also in the report of this module's author):
   if they have exactly one object and loses otherwise; the opponent's count does not matter.
   This matches the document's "ideal goal": unable to move and one group wins whatever the
   opponent's position.
-* **goal=far-row-one-object**: right after each move, the player who just moved wins if one
-  of their pieces stands on the far row (the opponent's back row) and they have exactly one
-  object. Only the mover is checked: a capture that leaves the *opponent* meeting the
-  condition does not give them the win; they must still move and meet it afterwards.
-  **goal=far-row**: the same with any number of objects. For both, a game that stops first
-  because the player to move has no legal move is scored by the standard rule.
-  Positions are stateless, so "the player who just moved" is the player not to move; a
-  ``setup`` in which that player already meets the goal is a finished game.
+* **goal=far-row-one-object**: a player meets the goal when one of their pieces stands on
+  the far row (the opponent's back row) and they have exactly one object;
+  **goal=far-row**: the same with any number of objects. The document states the goal as a
+  condition on the board, so after every move both players are checked
+  (``goal_check=both``): the player who just moved wins if they meet it, else the player to
+  move wins if *they* do (a capture removed their last stray piece). ``goal_check=mover``
+  is the other reading: only the player who just moved is checked. For both goals, a game
+  that stops first because the player to move has no legal move is scored by the standard
+  rule. Positions are stateless, so "the player who just moved" is the player not to move;
+  a ``setup`` in which a player already meets the goal is a finished game.
 * The standard setup needs ``size >= 3`` (at size 2 the home rows overlap); size 2 needs an
   explicit ``setup``.
 
@@ -61,6 +63,9 @@ LagMove = tuple[int, int]
 
 WHITE, BLACK = 0, 1
 GOALS = ("standard", "strict", "far-row-one-object", "far-row")
+FAR_ROW_GOALS = ("far-row-one-object", "far-row")
+#: Who a far-row goal is checked for after a move: both players, or only the mover.
+GOAL_CHECKS = ("both", "mover")
 _SYMBOLS = ".WB"
 _SIDE_LETTERS = "WB"
 
@@ -104,11 +109,20 @@ class Lag(Game[LagPosition, LagMove]):
             maximum=MAX_SIZE,
         ),
         Param("goal", str, "standard", "end condition: " + "|".join(GOALS), choices=GOALS),
+        Param(
+            "goal_check",
+            str,
+            "both",
+            "far-row goals: after a move, check both players (the goal is a condition on the "
+            "board) or only the mover",
+            choices=GOAL_CHECKS,
+        ),
         Param("setup", str, None, "start from this position string instead of the standard setup"),
     )
     variants: ClassVar[dict[str, dict[str, Any]]] = {goal: {"goal": goal} for goal in GOALS}
     players = ("White", "Black")
     symmetry_count = 2
+    normal_play = False  # scored at the end: fewer objects wins, or a far-row goal
 
     #: Deliberately broken rules, for showing that the claim checks can fail. Never set them
     #: on the registered game: subclass it (see proofs/lag.py).
@@ -117,6 +131,7 @@ class Lag(Game[LagPosition, LagMove]):
 
     size: int
     goal: str
+    goal_check: str
     setup: str | None
 
     def validate(self) -> None:
@@ -136,6 +151,8 @@ class Lag(Game[LagPosition, LagMove]):
                 dirs += [(d, False) for d in _BACKWARD[player]]
             self._directions[player] = tuple(dirs)
         self._mirror = board.symmetries[MIRROR_LEFT_RIGHT]
+        #: The setup, once known: the parser refuses positions that cannot arise from it.
+        self._setup_position: LagPosition | None = None
         if self.setup:
             self._max_pieces = (board.size, board.size)
             try:
@@ -153,6 +170,7 @@ class Lag(Game[LagPosition, LagMove]):
             white = sum(1 << i for row in board.rows[-2:] for i in row)
             self._initial = (white, black, WHITE)
             self._max_pieces = (white.bit_count(), black.bit_count())
+        self._setup_position = self._initial
 
     # ----------------------------------------------------------------- the rules
     def initial_position(self) -> LagPosition:
@@ -165,15 +183,29 @@ class Lag(Game[LagPosition, LagMove]):
         """Number of objects (connected groups) of ``player`` (0 White, 1 Black)."""
         return self._objects(position[player])
 
-    def goal_reached(self, position: LagPosition) -> bool:
-        """True if the player who just moved (the one not to move) has met a far-row goal."""
-        if self.goal not in ("far-row", "far-row-one-object"):
+    def meets_goal(self, position: LagPosition, player: int) -> bool:
+        """True if ``player`` meets the far-row goal: a piece on the far row (and, for
+        ``far-row-one-object``, exactly one object)."""
+        if self.goal not in FAR_ROW_GOALS:
             return False
-        last = 1 - position[2]
-        pieces = position[last]
-        if not pieces & self.far_row_mask[last]:
+        pieces = position[player]
+        if not pieces & self.far_row_mask[player]:
             return False
         return self.goal == "far-row" or self._objects(pieces) == 1
+
+    def goal_winner(self, position: LagPosition) -> int | None:
+        """The player who has won by a far-row goal, if any: the player who just moved if they
+        meet it, else (``goal_check=both``) the player to move if they do."""
+        last = 1 - position[2]
+        if self.meets_goal(position, last):
+            return last
+        if self.goal_check == "both" and self.meets_goal(position, position[2]):
+            return position[2]
+        return None
+
+    def goal_reached(self, position: LagPosition) -> bool:
+        """True if the game has ended by a far-row goal (:meth:`goal_winner`)."""
+        return self.goal_winner(position) is not None
 
     def moves(self, position: LagPosition) -> list[LagMove]:
         if self.goal_reached(position):
@@ -221,8 +253,9 @@ class Lag(Game[LagPosition, LagMove]):
         return (other, own, WHITE)
 
     def result(self, position: LagPosition) -> Outcome | None:
-        if self.goal_reached(position):
-            return Outcome.LOSS  # the opponent has just reached their goal
+        winner = self.goal_winner(position)
+        if winner is not None:
+            return Outcome.WIN if winner == position[2] else Outcome.LOSS
         if self.moves(position):
             return None
         mine = self._objects(position[position[2]])
@@ -265,8 +298,9 @@ class Lag(Game[LagPosition, LagMove]):
         """Position from ``"BBB/BBBB/...../WWWW/WWW W"`` (rows top to bottom, side to move).
 
         Rejects malformed strings and impossible positions: more pieces of a colour than the
-        setup gives, or no piece for the player who has just moved (a move never removes the
-        mover's own last piece).
+        setup gives, no piece for the player who has just moved (a move never removes the
+        mover's own last piece), and positions that contradict a side that never moved (see
+        :meth:`check_reachable`).
         """
         parts = text.split()
         if len(parts) != 2:
@@ -291,7 +325,40 @@ class Lag(Game[LagPosition, LagMove]):
             raise PositionError(
                 f"lag position: {self.players[1 - to_move]} (who has just moved) has no pieces"
             )
-        return (white, black, to_move)
+        position = (white, black, to_move)
+        self.check_reachable(position)
+        return position
+
+    def check_reachable(self, position: LagPosition) -> None:
+        """Refuse a position that contradicts a side that never moved.
+
+        A side whose pieces stand exactly on its setup cells has never moved: no move goes
+        backward, so the sum over its pieces of the rows advanced never falls and every
+        forward move raises it; a sideways move must lower the side's object count, which
+        only its own forward moves or the loss of a piece raise again, so the side cannot
+        come back to its setup either. Such a side has captured nothing, so the other side
+        has all its pieces; and if it is the side that moves first, no move was made at all.
+        """
+        setup = self._setup_position
+        if setup is None:  # parsing the setup itself
+            return
+        first = setup[2]
+        for side in (WHITE, BLACK):
+            if position[side] != setup[side]:
+                continue
+            other = 1 - side
+            lost = setup[other].bit_count() - position[other].bit_count()
+            if lost > 0:
+                raise PositionError(
+                    f"lag position: {self.players[other]} has lost {lost} piece(s) although "
+                    f"{self.players[side]} never moved (its pieces stand exactly as set up), "
+                    "and only its moves capture"
+                )
+            if side == first and position != setup:
+                raise PositionError(
+                    f"lag position: {self.players[side]}, who moves first, never moved (its "
+                    "pieces stand exactly as set up), so only the setup itself can arise"
+                )
 
     def render(self, position: LagPosition) -> str:
         board = self.board.render_cells(self._cells(position), _SYMBOLS)

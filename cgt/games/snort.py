@@ -1,4 +1,4 @@
-"""Snort on a graph: the territory game that Control descends from (seed 000).
+"""Snort on a graph: the territory game Control descends from (docs/rules.md, "Helper games").
 
 Left (blue) and Right (red) take turns colouring an uncoloured vertex with their colour. A
 player may not colour a vertex adjacent to one the opponent has coloured (touching their own

@@ -1,12 +1,12 @@
 """Super Nonnect: Super Tic-Tac-Toe's "the cell you play sends the opponent to that board",
 with cutting instead of marking, and a board that must stay in one piece.
 
-Rules (GAMES.md "Super Nonnect", seed 003): the board is an arrangement of mini-boards. Both
+Rules (docs/rules.md, "Super Nonnect"): the board is an arrangement of mini-boards. Both
 players have the same single move (the game is impartial): **cut** one uncut cell. The first
 cut may be anywhere; every later cut must be in the mini-board *designated* by the previous
 cut, the one whose place in the arrangement is the place of the cut cell inside its own
 mini-board. The uncut cells must stay connected (cells are adjacent when they share an edge,
-across mini-board borders too). **Decision** (GAMES.md): a cut that disconnects them loses at
+across mini-board borders too). **Decision** (docs/rules.md): a cut that disconnects them loses at
 once, which is the same as being illegal, so such cuts are simply not generated.
 
 * ``rule=original``: a player sent to a fully cut mini-board has no cut and loses.
@@ -31,7 +31,7 @@ left to right, ranks 1, 2, ... bottom to top), and the bit of cell ``i`` is its
 
 ``shape=hex7`` (``a`` and ``b`` must keep their defaults; setting them is a
 :class:`ParameterError`): seven flowers (a hexagon and its six neighbours) arranged as a
-flower, 49 hexagons in axial coordinates (GAMES.md conventions, pointy-top, ``r`` the row
+flower, 49 hexagons in axial coordinates (docs/rules.md conventions, pointy-top, ``r`` the row
 from the top). The centre flower is centred at (0, 0) and the flower in direction ``d`` at
 the rotation of (2, 1) that contains the cell two steps from (0, 0) in direction ``d``: the
 seven flowers then tile the hex grid without overlap (the 49 cells are one connected
@@ -492,12 +492,15 @@ class SuperNonnect(Game[SuperNonnectPosition, int]):
                 "   " + "   ".join(" ".join(files[j : j + self.b]) for j in range(0, width, self.b))
             )
         else:
-            longest = max(len(row) for row in g.rows)
+            # the drawing, and beside each row its cells' names (as moves name them)
+            left = min(round(x / math.sqrt(3) * 2) for x, _ in g.centres.values())
+            drawn = []
             for row in g.rows:
-                lowest_q = round(g.centres[row[0]][0] / math.sqrt(3) * 2)
-                offset = lowest_q - min(round(x / math.sqrt(3) * 2) for x, _ in g.centres.values())
-                row_text = " ".join("x" if position.cut >> c & 1 else "." for c in row)
-                lines.append(" " * offset + row_text + " " * (longest - len(row)))
+                offset = round(g.centres[row[0]][0] / math.sqrt(3) * 2) - left
+                drawn.append(" " * offset + " ".join(".x"[position.cut >> c & 1] for c in row))
+            width = max(len(text) for text in drawn)
+            for row, text in zip(g.rows, drawn):
+                lines.append(f"{text:<{width}}    " + " ".join(g.names[c] for c in row))
         if position.designated < 0:
             where = "any mini-board (first cut)"
         elif self.shape == "square":

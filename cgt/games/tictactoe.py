@@ -1,4 +1,5 @@
-"""Tic-tac-toe: the reference game whose every count is published (ANCHORS.md).
+"""Tic-tac-toe: the reference game whose every count is published (Henry
+Bottomley, "How many Tic-Tac-Toe (noughts and crosses) games are possible?", 2001).
 
 X moves first; players alternate placing their letter on an empty square of a ``size`` x
 ``size`` board (3 by default); whoever completes a full row, column or diagonal wins; a full
@@ -51,6 +52,7 @@ class TicTacToe(Game[TicTacToePosition, int]):
         Param("size", int, 3, help="side of the square board; lines span it", minimum=3, maximum=5),
     )
     players: ClassVar[tuple[str, str]] = ("X", "O")
+    normal_play = False  # a line wins, a full board draws
     size: int
 
     def validate(self) -> None:

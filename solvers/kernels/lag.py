@@ -19,9 +19,11 @@ The rules as the kernel states them (the decisions are the readable module's):
   the board); a destination holding an own piece is illegal, one holding an opponent piece is
   a capture. A piece can only *merge* if its target touches another own piece (otherwise it
   lands isolated and the count cannot drop), so the flood fill after a move runs only then.
-* Far-row goals: the player who has just moved (the one not to move) wins if one of their
-  pieces is on the far row (and, for ``far-row-one-object``, they have exactly one object);
-  such a position is a loss for the player to move and has no move.
+* Far-row goals: a player meets the goal when one of their pieces is on their far row (and,
+  for ``far-row-one-object``, they have exactly one object). The player who has just moved
+  (the one not to move) wins if they meet it: a loss for the player to move, with no move.
+  Otherwise, under ``goal_check=both`` (the default), the player to move wins if *they*
+  meet it (the opponent captured their last stray piece): a win, with no move.
 * No legal move ends the game: ``standard`` and the far-row goals' fallback give the win to
   the player to move when their objects are at most the opponent's (fewer wins, a tie goes
   to the player who ended the game); ``strict`` gives it to them iff they have one object.
@@ -101,6 +103,19 @@ from solvers.retrograde import ProgressCallback
 
 GOAL_CODES = {"standard": 0, "strict": 1, "far-row-one-object": 2, "far-row": 3}
 G_STANDARD, G_STRICT, G_FAR_ROW_ONE_OBJECT, G_FAR_ROW = 0, 1, 2, 3
+#: Flag added to a far-row goal's code when both players are checked after a move
+#: (``goal_check=both``); without it only the player who has just moved is.
+GOAL_CHECK_BOTH = 4
+GOAL_MASK = 3
+
+
+def goal_code(goal: str, goal_check: str) -> int:
+    """The kernel's code for a goal and a far-row check (``ctl[C_GOAL]``)."""
+    code = GOAL_CODES[goal]
+    if goal_check == "both" and code >= G_FAR_ROW_ONE_OBJECT:
+        code |= GOAL_CHECK_BOTH
+    return code
+
 
 #: Largest board: a position is one uint64 per colour.
 MAX_CELLS = 64
@@ -169,16 +184,30 @@ def _mirror(mask: U64, mirror_tables: np.ndarray, chunks: I64) -> U64:
 
 # ------------------------------------------------------------------------- the rules
 @compiled
-def goal_reached(
+def meets_goal(pieces: U64, far_row: U64, far_goal: I64, nbr: np.ndarray) -> bool:
+    """True if ``pieces`` meet the far-row goal ``far_goal`` toward ``far_row``."""
+    if pieces & far_row == _U0:
+        return False
+    return far_goal == G_FAR_ROW or count_objects(pieces, nbr) == 1
+
+
+@compiled
+def goal_score(
     white: U64, black: U64, side: I64, goal: I64, far: np.ndarray, nbr: np.ndarray
-) -> bool:
-    """True if the player who has just moved (not ``side``) has met a far-row goal."""
-    if goal < G_FAR_ROW_ONE_OBJECT:
-        return False
+) -> I64:
+    """-1 if the player who has just moved (not ``side``) meets a far-row goal; else +1 if
+    both players are checked and ``side`` meets it; else 0 (no far-row win)."""
+    far_goal = goal & GOAL_MASK
+    if far_goal < G_FAR_ROW_ONE_OBJECT:
+        return 0
     last = black if side == 0 else white
-    if last & far[1 - side] == _U0:
-        return False
-    return goal == G_FAR_ROW or count_objects(last, nbr) == 1
+    if meets_goal(last, far[1 - side], far_goal, nbr):
+        return -1
+    if goal & GOAL_CHECK_BOTH != 0:
+        own = white if side == 0 else black
+        if meets_goal(own, far[side], far_goal, nbr):
+            return 1
+    return 0
 
 
 @compiled
@@ -253,8 +282,9 @@ def game_result(
     order: np.ndarray,
 ) -> I64:
     """+1 / -1 (win / loss for ``side``) if the game is over, 0 if it goes on."""
-    if goal_reached(white, black, side, goal, far, nbr):
-        return -1  # the opponent has just reached their goal
+    reached = goal_score(white, black, side, goal, far, nbr)
+    if reached != 0:
+        return reached  # a far-row goal is met
     own = white if side == 0 else black
     opp = black if side == 0 else white
     k = count_objects(own, nbr)
@@ -280,7 +310,7 @@ def perft(
     the classic move-generator check and benchmark. ``moves``/``order`` need ``depth`` rows."""
     if depth == 0:
         return 1
-    if goal_reached(white, black, side, goal, far, nbr):
+    if goal_score(white, black, side, goal, far, nbr) != 0:
         return 0
     own = white if side == 0 else black
     opp = black if side == 0 else white
@@ -340,8 +370,9 @@ def search(
     remoteness = ctl[C_REMOTENESS]
     goal = ctl[C_GOAL]
     win = BIG if remoteness != 0 else 1
-    if goal_reached(white, black, side, goal, far, nbr):
-        return -win
+    reached = goal_score(white, black, side, goal, far, nbr)
+    if reached != 0:
+        return reached * win
     # table key: the smaller of the position and its mirror image
     key_white = white
     key_black = black
@@ -539,7 +570,7 @@ class LagKernel(CompiledKernel):
         self.mirror_cell = np.arange(64, dtype=np.int64)
         self.mirror_cell[:cells] = mirror
         self.ctl = np.zeros(CTL_LENGTH, dtype=np.int64)
-        self.ctl[C_GOAL] = GOAL_CODES[game.goal]  # type: ignore[attr-defined]
+        self.ctl[C_GOAL] = goal_code(game.goal, game.goal_check)  # type: ignore[attr-defined]
         self.ctl[C_REMOTENESS] = 1 if remoteness else 0
         self.ctl[C_SYMMETRY] = 1 if symmetry else 0
         self.ctl[C_BUCKET_MASK] = bucket_mask
@@ -573,7 +604,7 @@ class LagKernel(CompiledKernel):
         """Legal moves of ``position`` as the game's ``(from, to)`` moves (compiled rules)."""
         white, black, side = self.check_position(position)
         goal = int(self.ctl[C_GOAL])
-        if goal_reached(white, black, side, goal, self.far, self.nbr):
+        if goal_score(white, black, side, goal, self.far, self.nbr) != 0:
             return []
         own, opp = (white, black) if side == 0 else (black, white)
         k = count_objects(own, self.nbr)
