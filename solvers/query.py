@@ -17,11 +17,11 @@ from typing import Any
 
 from cgt.errors import CGTError
 from cgt.protocol import Game, Outcome
-from solvers.database import PackedEntry, SolutionDatabase
+from solvers.database import PackedEntry, SolutionDatabase, params_text
 from solvers.ranking import Ranking, ranking_from_meta
 from solvers.result import MoveValue
 from solvers.retrograde import best_move_values
-from solvers.store import PackedSolution
+from solvers.store import PackedSolution, StoreError
 
 Value = tuple[Outcome, int | None]
 
@@ -169,6 +169,14 @@ def query_position(
         position = game.initial_position()
     for entry in packed_entries(game, db):
         space = open_stored(entry.path)
+        meta = space.solution.meta
+        if meta.get("game") != game.name or params_text(meta.get("params", {})) != params_text(
+            game.parameters
+        ):
+            raise StoreError(
+                f"stored solution {entry.path} holds {meta.get('game')} {meta.get('params')}, "
+                f"not {game.label()} as the database says"
+            )
         value = space.value(game, position)
         if value is None:
             continue
