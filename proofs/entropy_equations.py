@@ -40,6 +40,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -553,8 +554,8 @@ def check_blocks(
                 for g in range(symmetries):
                     s_images[g] = s_cells if g == 0 else image_of(s_cells, g, images)
                 for i in range(count):
-                    moved = o_cells ^ (_U1 << np.uint64(sources[i])) ^ (
-                        _U1 << np.uint64(targets[i])
+                    moved = (
+                        o_cells ^ (_U1 << np.uint64(sources[i])) ^ (_U1 << np.uint64(targets[i]))
                     )
                     child[i] = canonical_index(
                         moved, s_images, 1, full, classes, s_ranks, binom, o_class, rep_mask
@@ -562,8 +563,8 @@ def check_blocks(
                 children = count
             else:  # S moved: the O set stays the representative
                 for i in range(count):
-                    moved = s_cells ^ (_U1 << np.uint64(sources[i])) ^ (
-                        _U1 << np.uint64(targets[i])
+                    moved = (
+                        s_cells ^ (_U1 << np.uint64(sources[i])) ^ (_U1 << np.uint64(targets[i]))
                     )
                     child[i] = index_in_class(
                         cls, fixing, moved, 0, classes, s_ranks, free, binom, images
@@ -767,7 +768,7 @@ class EquationChecker:
             )
         per_chunk = chunk_blocks or self.chunk_blocks()
         chunks = -(-self.blocks // per_chunk)
-        state = {
+        state: dict[str, Any] = {
             "identity": identity or {},
             "chunk_blocks": per_chunk,
             "chunks": chunks,
@@ -785,41 +786,52 @@ class EquationChecker:
         counts = np.zeros((per_chunk, N_COUNTS), dtype=np.int64)
         first_bad = np.zeros(per_chunk, dtype=np.int64)
         done_here = 0
-        while state["chunks_done"] < chunks:
-            if stop_after_chunks is not None and done_here >= stop_after_chunks:
-                break
-            started = time.perf_counter()
-            first = state["chunks_done"] * per_chunk
-            last = min(self.blocks, first + per_chunk)
-            check_blocks(
-                first, last, records, self.k2, self.needs_enemy, self.classes, self.s_ranks,
-                g.full, g.shift, g.up, g.inside, g.neighbours, self.binom, g.images,
-                self.o_class, self.rep_mask, self.rep_rank, counts, first_bad,
-            )  # fmt: skip
-            used = last - first
-            totals = counts[:used].sum(axis=0)
-            state["counts"] = [int(a + b) for a, b in zip(state["counts"], totals, strict=True)]
-            bad = [int(i) for i in first_bad[:used] if i >= 0]
-            room = KEEP_BAD - len(state["inconsistent_examples"])
-            state["inconsistent_examples"] += bad[: max(room, 0)]
-            state["chunks_done"] += 1
-            state["seconds"] += time.perf_counter() - started
-            done_here += 1
-            _write_checkpoint(checkpoint, state)
-            if progress is not None:
-                done = state["chunks_done"]
-                rate = (done_here * per_chunk * self.s_ranks) / max(state["seconds"], 1e-9)
-                progress(
-                    {
-                        "chunks": f"{done}/{chunks}",
-                        "indices": min(done * per_chunk, self.blocks) * self.s_ranks,
-                        "of": self.size,
-                        "inconsistent": state["counts"][K_INCONSISTENT],
-                        "eta_s": round((chunks - done) * per_chunk * self.s_ranks / rate)
-                        if rate
-                        else None,
-                    }
-                )
+        session_seconds = 0.0
+        try:
+            while state["chunks_done"] < chunks:
+                if stop_after_chunks is not None and done_here >= stop_after_chunks:
+                    break
+                started = time.perf_counter()
+                first = state["chunks_done"] * per_chunk
+                last = min(self.blocks, first + per_chunk)
+                check_blocks(
+                    first, last, records, self.k2, self.needs_enemy, self.classes, self.s_ranks,
+                    g.full, g.shift, g.up, g.inside, g.neighbours, self.binom, g.images,
+                    self.o_class, self.rep_mask, self.rep_rank, counts, first_bad,
+                )  # fmt: skip
+                used = last - first
+                totals = counts[:used].sum(axis=0)
+                state["counts"] = [int(a + b) for a, b in zip(state["counts"], totals, strict=True)]
+                bad = [int(i) for i in first_bad[:used] if i >= 0]
+                room = KEEP_BAD - len(state["inconsistent_examples"])
+                state["inconsistent_examples"] += bad[: max(room, 0)]
+                state["chunks_done"] += 1
+                spent = time.perf_counter() - started
+                state["seconds"] += spent
+                session_seconds += spent
+                done_here += 1
+                _write_checkpoint(checkpoint, state)
+                if progress is not None:
+                    done = state["chunks_done"]
+                    rate = done_here * per_chunk * self.s_ranks / max(session_seconds, 1e-9)
+                    progress(
+                        {
+                            "chunks": f"{done}/{chunks}",
+                            "indices": min(done * per_chunk, self.blocks) * self.s_ranks,
+                            "of": self.size,
+                            "inconsistent": state["counts"][K_INCONSISTENT],
+                            "eta_s": round((chunks - done) * per_chunk * self.s_ranks / rate)
+                            if rate
+                            else None,
+                        }
+                    )
+        except KeyboardInterrupt:
+            done = min(state["chunks_done"] * per_chunk, self.blocks) * self.s_ranks
+            sys.stderr.write(
+                f"equations: interrupted after {state['chunks_done']} of {chunks} chunks "
+                f"({done:,} of {self.size:,} indices); run again to continue\n"
+            )
+            raise
         return self._report(state)
 
     def _report(self, state: dict[str, Any]) -> EquationReport:
@@ -882,3 +894,18 @@ def _write_checkpoint(path: Path | None, state: dict[str, Any]) -> None:
         os.replace(partial, path)
     except OSError as exc:
         raise EquationCheckError(f"cannot write the checkpoint {path}: {exc.strerror}") from None
+
+
+def load_records(stored: Any, progress: ProgressCallback | None = None) -> np.ndarray:
+    """Every record of an open :class:`solvers.store.PackedSolution` in one array (huge
+    pages: the check looks children up at random over gigabytes), block by block."""
+    from solvers.memory import require_memory, zeroed_array
+
+    count = len(stored)
+    require_memory(2 * count, f"the {count:,} records of {stored.path}")
+    records = zeroed_array(count, np.uint16)
+    for first, block in stored.iter_blocks():
+        records[first : first + block.size] = block
+        if progress is not None:
+            progress({"phase": "load", "records": first + block.size, "of": count})
+    return records
