@@ -215,10 +215,10 @@ def spread(cells: U64, shift: np.ndarray, up: np.ndarray, inside: np.ndarray) ->
 
 
 @njit(cache=True)
-def forward_moves(
-    mine: U64,
-    theirs: U64,
-    full: U64,
+def moves_from(
+    movable: U64,
+    occupied: U64,
+    isolated: U64,
     shift: np.ndarray,
     up: np.ndarray,
     inside: np.ndarray,
@@ -226,17 +226,14 @@ def forward_moves(
     sources: np.ndarray,
     targets: np.ndarray,
 ) -> I64:
-    """The real moves of the player owning ``mine`` into ``sources``/``targets`` (cell
-    numbers); returns their number (0: the player must pass).
+    """The real moves of a player into ``sources``/``targets`` (cell numbers); returns
+    their number (0: the player must pass). ``movable``: the player's pieces that touch a
+    friend (only they may move); ``isolated``: the player's pieces that touch no piece.
 
-    A piece moves only when it touches a friend (``mine & spread(mine)``), sliding like a
-    queen over empty cells. While the player has isolated pieces (touching no piece), a
-    move is legal only if it leaves none isolated: an isolated piece touches neither the
-    vacated cell nor any other occupied cell, so it is resolved exactly when it touches the
-    target."""
-    occupied = mine | theirs
-    isolated = mine & ~spread(occupied, shift, up, inside)
-    movable = mine & spread(mine, shift, up, inside)
+    A movable piece slides like a queen over empty cells. While the player has isolated
+    pieces, a move is legal only if it leaves none isolated: an isolated piece touches
+    neither the vacated cell nor any other occupied cell, so it is resolved exactly when
+    it touches the target."""
     count = 0
     while movable != _U0:
         source = movable & (~movable + _U1)
@@ -253,14 +250,30 @@ def forward_moves(
     return count
 
 
-@njit(cache=True, inline="always")
-def goal_reached(
-    mine: U64, theirs: U64, needs_enemy: I64, shift: np.ndarray, up: np.ndarray, inside: np.ndarray
-) -> bool:
-    """No piece of ``mine`` touches a friend and (standard goal) every one touches an enemy."""
-    if mine & spread(mine, shift, up, inside) != _U0:
-        return False
-    return needs_enemy == 0 or mine & ~spread(theirs, shift, up, inside) == _U0
+@njit(cache=True)
+def forward_moves(
+    mine: U64,
+    theirs: U64,
+    shift: np.ndarray,
+    up: np.ndarray,
+    inside: np.ndarray,
+    neighbours: np.ndarray,
+    sources: np.ndarray,
+    targets: np.ndarray,
+) -> I64:
+    """The real moves of the player owning ``mine`` (see :func:`moves_from`)."""
+    occupied = mine | theirs
+    return moves_from(
+        mine & spread(mine, shift, up, inside),
+        occupied,
+        mine & ~spread(occupied, shift, up, inside),
+        shift,
+        up,
+        inside,
+        neighbours,
+        sources,
+        targets,
+    )
 
 
 @njit(cache=True)
@@ -268,9 +281,10 @@ def result_for_mover(
     o_cells: U64,
     s_cells: U64,
     side: I64,
+    o_spread: U64,
+    s_spread: U64,
     needs_enemy: I64,
     mover_moves: I64,
-    full: U64,
     shift: np.ndarray,
     up: np.ndarray,
     inside: np.ndarray,
@@ -279,9 +293,14 @@ def result_for_mover(
     targets: np.ndarray,
 ) -> I64:
     """The finished game's record outcome (:data:`WIN`, :data:`LOSS`, :data:`DRAW`) for the
-    player to move, 0 while the game goes on. ``mover_moves``: the mover's real moves."""
-    o_won = goal_reached(o_cells, s_cells, needs_enemy, shift, up, inside)
-    s_won = goal_reached(s_cells, o_cells, needs_enemy, shift, up, inside)
+    player to move, 0 while the game goes on. ``o_spread``, ``s_spread``: the cells next to
+    each side's pieces; ``mover_moves``: how many real moves the player to move has.
+
+    A side has reached the goal when none of its pieces touches a friend (its set misses
+    its own spread) and, under the standard goal, each touches an enemy (its set lies in
+    the enemy's spread)."""
+    o_won = o_cells & o_spread == _U0 and (needs_enemy == 0 or o_cells & ~s_spread == _U0)
+    s_won = s_cells & s_spread == _U0 and (needs_enemy == 0 or s_cells & ~o_spread == _U0)
     if o_won and s_won:
         return DRAW
     if o_won or s_won:
@@ -289,7 +308,7 @@ def result_for_mover(
     if mover_moves > 0:
         return 0
     other, mine = (s_cells, o_cells) if side == 0 else (o_cells, s_cells)
-    if forward_moves(other, mine, full, shift, up, inside, neighbours, sources, targets) == 0:
+    if forward_moves(other, mine, shift, up, inside, neighbours, sources, targets) == 0:
         return DRAW  # neither player can ever move again and nobody has won
     return 0
 
@@ -392,20 +411,19 @@ def index_in_class(
 
 
 @njit(cache=True, inline="always")
-def canonical_index(
-    o_cells: U64,
+def index_from_entry(
+    entry: I64,
     s_images: np.ndarray,
     side: I64,
     full: U64,
     classes: I64,
     s_ranks: I64,
     binom: np.ndarray,
-    o_class: np.ndarray,
     rep_mask: np.ndarray,
 ) -> I64:
-    """Index of the smallest (O rank, S rank) among the symmetric images of a placement
-    (``s_images[g]``: the S set's image under symmetry ``g``)."""
-    entry = o_class[rank_of(o_cells, binom)]
+    """Index of the smallest (O rank, S rank) among the symmetric images of a placement,
+    from its O set's ``o_class`` entry (class, symmetries taking the O set there) and its
+    S set's images (``s_images[g]``: under symmetry ``g``)."""
     cls = entry >> CLASS_SHIFT
     syms = entry & SYMS_MASK
     free = full & ~rep_mask[cls]
@@ -495,6 +513,19 @@ def check_blocks(
         fixing = o_class[rep_rank[cls]] & SYMS_MASK  # the symmetries fixing the O set
         symmetries = images.shape[0]
         s_images = np.empty(8, dtype=np.uint64)
+        o_spread = spread(o_cells, shift, up, inside)
+        if side == 0:  # the o_class entry of every O set one O move away, by (from, to)
+            moved_entry = np.zeros(64 * 64, dtype=np.int64)
+            m = o_cells
+            while m != _U0:
+                source = _low(m)
+                m &= m - _U1
+                f = free
+                while f != _U0:
+                    target = _low(f)
+                    f &= f - _U1
+                    moved = o_cells ^ (_U1 << np.uint64(source)) ^ (_U1 << np.uint64(target))
+                    moved_entry[64 * source + target] = o_class[rank_of(moved, binom)]
         free_cells = np.empty(64, dtype=np.int64)
         n_free = 0
         f = free
@@ -535,14 +566,17 @@ def check_blocks(
                 tally[K_LOSSES] += 1
             elif outcome == DRAW:
                 tally[K_DRAWS] += 1
+            s_spread = spread(s_cells, shift, up, inside)
+            occupied = o_cells | s_cells
             mine = o_cells if side == 0 else s_cells
-            theirs = s_cells if side == 0 else o_cells
-            count = forward_moves(
-                mine, theirs, full, shift, up, inside, neighbours, sources, targets
-            )
+            mine_spread = o_spread if side == 0 else s_spread
+            count = moves_from(
+                mine & mine_spread, occupied, mine & ~(o_spread | s_spread), shift, up, inside,
+                neighbours, sources, targets,
+            )  # fmt: skip
             terminal = result_for_mover(
-                o_cells, s_cells, side, needs_enemy, count, full, shift, up, inside,
-                neighbours, sources[count:], targets[count:],
+                o_cells, s_cells, side, o_spread, s_spread, needs_enemy, count, shift, up,
+                inside, neighbours, sources[count:], targets[count:],
             )  # fmt: skip
             children = 0
             if terminal != 0:
@@ -554,12 +588,10 @@ def check_blocks(
                 for g in range(symmetries):
                     s_images[g] = s_cells if g == 0 else image_of(s_cells, g, images)
                 for i in range(count):
-                    moved = (
-                        o_cells ^ (_U1 << np.uint64(sources[i])) ^ (_U1 << np.uint64(targets[i]))
-                    )
-                    child[i] = canonical_index(
-                        moved, s_images, 1, full, classes, s_ranks, binom, o_class, rep_mask
-                    )
+                    child[i] = index_from_entry(
+                        moved_entry[64 * sources[i] + targets[i]], s_images, 1, full, classes,
+                        s_ranks, binom, rep_mask,
+                    )  # fmt: skip
                 children = count
             else:  # S moved: the O set stays the representative
                 for i in range(count):
@@ -674,8 +706,8 @@ class EquationChecker:
         mine, theirs = (o_cells, s_cells) if side == 0 else (s_cells, o_cells)
         g = self.geometry
         count = forward_moves(
-            np.uint64(mine), np.uint64(theirs), g.full, g.shift, g.up, g.inside,
-            g.neighbours, self._sources, self._targets,
+            np.uint64(mine), np.uint64(theirs), g.shift, g.up, g.inside, g.neighbours,
+            self._sources, self._targets,
         )  # fmt: skip
         return [(int(self._sources[i]), int(self._targets[i])) for i in range(count)]
 
@@ -684,10 +716,13 @@ class EquationChecker:
         o_cells, s_cells, side = position
         g = self.geometry
         count = len(self.moves(position))
+        o_spread = spread(np.uint64(o_cells), g.shift, g.up, g.inside)
+        s_spread = spread(np.uint64(s_cells), g.shift, g.up, g.inside)
         return int(
             result_for_mover(
-                np.uint64(o_cells), np.uint64(s_cells), side, self.needs_enemy, count, g.full,
-                g.shift, g.up, g.inside, g.neighbours, self._sources, self._targets,
+                np.uint64(o_cells), np.uint64(s_cells), side, o_spread, s_spread,
+                self.needs_enemy, count, g.shift, g.up, g.inside, g.neighbours, self._sources,
+                self._targets,
             )
         )  # fmt: skip
 
@@ -699,10 +734,11 @@ class EquationChecker:
             [image_of(np.uint64(s_cells), g, images) for g in range(images.shape[0])],
             dtype=np.uint64,
         )
+        entry = self.o_class[rank_of(np.uint64(o_cells), self.binom)]
         return int(
-            canonical_index(
-                np.uint64(o_cells), s_images, side, self.geometry.full, self.classes,
-                self.s_ranks, self.binom, self.o_class, self.rep_mask,
+            index_from_entry(
+                entry, s_images, side, self.geometry.full, self.classes, self.s_ranks,
+                self.binom, self.rep_mask,
             )
         )  # fmt: skip
 
