@@ -362,6 +362,7 @@ def solved(
     full_board: tuple[int, int, str | None] = (5, 5, None),
     samples: int = 20_000,
     database: str | Path | None = None,
+    proof_seconds: float | None = None,
 ) -> Verdict:
     """Inconclusive for 5x5 unless its reachable graph fits the budget; the smaller boards
     (stated setups) are solved exactly. ``expected`` maps a board label to a claimed winner
@@ -375,9 +376,11 @@ def solved(
     independent of the solver (:mod:`proofs.entropy_equations`; resumable: progress is kept
     beside the store), which proves every label; and, by a second road, at the start, every
     position after one move and ``samples`` random positions (half of them decided) with
-    the moves and results of the readable rules (:mod:`cgt.games.entropy`)."""
+    the moves and results of the readable rules (:mod:`cgt.games.entropy`).
+    ``proof_seconds`` stops the equation check after about that many seconds (the verdict
+    is then inconclusive and says how far it got; the same call continues it)."""
     if full:
-        return _solved_full(full_board, samples, expected or {}, database)
+        return _solved_full(full_board, samples, expected or {}, database, proof_seconds)
     from solvers.retrograde import retrograde
 
     full_game = Entropy()
@@ -425,6 +428,7 @@ def _solved_full(
     samples: int,
     expected: dict[str, str],
     database: str | Path | None,
+    proof_seconds: float | None,
 ) -> Verdict:
     """The exact solve of ``entropy.solved`` and its proof (see :func:`solved`)."""
     from datetime import UTC, datetime
@@ -472,7 +476,7 @@ def _solved_full(
         identity = store_identity(path, meta)
     checking = StderrProgress(f"entropy.solved {label}: equations", interval=10.0)
     report = checker.check(records, checkpoint=checkpoint_path(path), identity=identity,
-                           progress=checking)  # fmt: skip
+                           progress=checking, max_seconds=proof_seconds)  # fmt: skip
     checking.close()
     checked_on = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
 
@@ -526,7 +530,7 @@ def _solved_full(
         "wins": report.counts["wins"],
         "losses": report.counts["losses"],
         "draws": report.counts["draws"],
-        "longest_forced_end_plies": int(np.max(records & 0x3FFF)) if records.size else 0,
+        "longest_forced_end_plies": _longest(records),
         "method": "compiled packed retrograde over every placement of the piece counts "
         "(solvers/kernels/entropy.py), symmetry-reduced, kept as a packed store "
         "(solvers/store.py); then every index of the store checked against the game's "
@@ -571,6 +575,16 @@ def _solved_full(
     if not report.complete:
         return Verdict.inconclusive(scope, evidence)
     return Verdict.verified(scope, evidence)
+
+
+def _longest(records: Any, slice_size: int = 1 << 24) -> int:
+    """The largest remoteness among uint16 records, a slice at a time (a mask of the whole
+    5x5 store would take another 7.7 GB)."""
+    longest = 0
+    for first in range(0, len(records), slice_size):
+        part = records[first : first + slice_size]
+        longest = max(longest, int((part & 0x3FFF).max(initial=0)))
+    return longest
 
 
 def _winner(game: Entropy, position: EntropyPosition, outcome: Outcome) -> str:

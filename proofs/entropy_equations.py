@@ -790,6 +790,7 @@ class EquationChecker:
         progress: ProgressCallback | None = None,
         chunk_blocks: int | None = None,
         stop_after_chunks: int | None = None,
+        max_seconds: float | None = None,
     ) -> EquationReport:
         """Check the equations at every index of ``records`` (uint16, one per index).
 
@@ -797,7 +798,9 @@ class EquationChecker:
         each chunk; a rerun with the same ``identity`` (what the records are: a store's
         size, date and meta) and chunk size continues after the last chunk it holds.
         ``stop_after_chunks`` stops after that many chunks of this call (an interruption,
-        for tests); Ctrl-C stops after the chunk under way is recorded."""
+        for tests), ``max_seconds`` before the first chunk that starts later than that; the
+        report then says how far the check got (``complete`` false). Ctrl-C stops after
+        the chunk under way is recorded."""
         if records.shape != (self.size,):
             raise EquationCheckError(
                 f"the records hold {records.size:,} indices; this space has {self.size:,}"
@@ -826,6 +829,8 @@ class EquationChecker:
         try:
             while state["chunks_done"] < chunks:
                 if stop_after_chunks is not None and done_here >= stop_after_chunks:
+                    break
+                if max_seconds is not None and session_seconds >= max_seconds:
                     break
                 started = time.perf_counter()
                 first = state["chunks_done"] * per_chunk

@@ -214,6 +214,8 @@ def test_an_interrupted_check_resumes_to_the_same_totals(
     tampered[int(np.flatnonzero(tampered >> OUTCOME_SHIFT == LOSS)[0])] = _code(WIN, 3)
     whole = small_checker.check(tampered, chunk_blocks=4)
     assert whole.chunks > 3 and whole.inconsistent >= 1
+    out_of_time = small_checker.check(tampered, chunk_blocks=4, max_seconds=0)
+    assert out_of_time.chunks_done == 0 and not out_of_time.complete
     checkpoint = tmp_path / "check.json"
     identity = {"records": "tampered"}
     first = small_checker.check(tampered, checkpoint=checkpoint, identity=identity,
