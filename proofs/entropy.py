@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import time
 from collections import deque
+from collections.abc import Callable
 from math import comb
+from pathlib import Path
 from typing import Any
 
 from cgt.games.entropy import PASS, PLAYER_O, PLAYER_S, Entropy, EntropyPosition
@@ -22,6 +24,9 @@ from proofs.registry import Verdict, claim
 FIGURE_2 = "S.O.S/O...O/OSSOS/S..../..OOS O"
 #: Figure 3 of the document (O to move).
 FIGURE_3 = "S.O.O/O.SOS/S..../OOSSO/S.... O"
+
+#: The command whose certificate carries the proof of the full board.
+FULL_COMMAND = "cgt check entropy.solved --full"
 
 #: Small boards solved for ``entropy.solved``: (width, height, setup). Stated exactly because
 #: the document only defines the 5x5 start.
@@ -356,19 +361,26 @@ def solved(
     full: bool = False,
     full_board: tuple[int, int, str | None] = (5, 5, None),
     samples: int = 20_000,
+    database: str | Path | None = None,
+    proof_seconds: float | None = None,
 ) -> Verdict:
     """Inconclusive for 5x5 unless its reachable graph fits the budget; the smaller boards
     (stated setups) are solved exactly. ``expected`` maps a board label to a claimed winner
     (first/second/draw); a mismatch refutes.
 
-    ``full`` solves ``full_board`` (default the 5x5 start) exactly with the compiled packed
-    retrograde over every position of its piece counts, and checks the solution by a second
-    road: at the start, at every position after one move, and at ``samples`` positions
-    drawn at random (half of them among the decided ones), the solved values must satisfy
-    the game's equations with the moves and results of the readable rules
-    (:mod:`cgt.games.entropy`)."""
+    ``full`` proves the value of ``full_board`` (default the 5x5 start). Its solution is the
+    packed store in the solution ``database`` (default: ``$CGT_DB`` or ``~/.cache/cgt``;
+    made first by the compiled packed retrograde over every position of the piece counts
+    when it is not there, as ``cgt solve entropy --solver compiled --save`` does). Then the
+    game's equations are checked at every index of the store by a forward move generator
+    independent of the solver (:mod:`proofs.entropy_equations`; resumable: progress is kept
+    beside the store), which proves every label; and, by a second road, at the start, every
+    position after one move and ``samples`` random positions (half of them decided) with
+    the moves and results of the readable rules (:mod:`cgt.games.entropy`).
+    ``proof_seconds`` stops the equation check after about that many seconds (the verdict
+    is then inconclusive and says how far it got; the same call continues it)."""
     if full:
-        return _solved_full(full_board, samples, expected or {})
+        return _solved_full(full_board, samples, expected or {}, database, proof_seconds)
     from solvers.retrograde import retrograde
 
     full_game = Entropy()
@@ -412,81 +424,167 @@ def solved(
 
 
 def _solved_full(
-    board: tuple[int, int, str | None], samples: int, expected: dict[str, str]
+    board: tuple[int, int, str | None],
+    samples: int,
+    expected: dict[str, str],
+    database: str | Path | None,
+    proof_seconds: float | None,
 ) -> Verdict:
-    """The exact solve of ``entropy.solved`` (see :func:`solved`)."""
+    """The exact solve of ``entropy.solved`` and its proof (see :func:`solved`)."""
+    from datetime import UTC, datetime
+
     import numpy as np
 
     from cgt.progress import StderrProgress
-    from solvers.kernels.entropy import DUPLICATE, WIN_BASE, EntropySpace
+    from proofs.entropy_equations import (
+        EquationChecker,
+        EquationCheckError,
+        checkpoint_path,
+        load_records,
+        store_identity,
+    )
+    from solvers.database import SolutionDatabase
+    from solvers.ranking import EntropyRanking
+    from solvers.saved import packed_path, solve_and_store
+    from solvers.store import PackedSolution, decode_record
 
     width, height, setup = board
     game = Entropy(width=width, height=height, setup=setup)
     root = game.initial_position()
     label = f"{width}x{height} {game.render(root)}"
-    space = EntropySpace(game)
-    progress = StderrProgress(f"entropy.solved {label}", interval=10.0)
-    space.solve(progress=progress)  # some 20 minutes on 5x5: say how far it got
-    progress.close()
-    outcome, remoteness = space.value_of(root)
+    solutions = SolutionDatabase(database)
+    path = packed_path(solutions, game, game.render(root))
+    solved_here = not path.exists()
+    if solved_here:  # some 20 minutes on 5x5: say how far it got
+        progress = StderrProgress(f"entropy.solved {label}: solving", interval=10.0)
+        solve_and_store(game, root, solutions, progress=progress, command=FULL_COMMAND)
+        progress.close()
+    checker = EquationChecker(game)
+    with PackedSolution.open(path) as stored:
+        meta = stored.meta
+        if meta.get("game") != "entropy" or meta.get("params") != game.parameters:
+            raise EquationCheckError(
+                f"stored solution {path} is of {meta.get('game')} {meta.get('params')}, "
+                f"not of entropy {game.parameters}"
+            )
+        mismatch = checker.ranking_mismatch(meta.get("ranking", {}))
+        if mismatch is not None:
+            raise EquationCheckError(f"stored solution {path}: {mismatch}")
+        loading = StderrProgress(f"entropy.solved {label}: loading {path.name}", interval=10.0)
+        records = load_records(stored, loading)
+        loading.close()
+        identity = store_identity(path, meta)
+    checking = StderrProgress(f"entropy.solved {label}: equations", interval=10.0)
+    report = checker.check(records, checkpoint=checkpoint_path(path), identity=identity,
+                           progress=checking, max_seconds=proof_seconds)  # fmt: skip
+    checking.close()
+    checked_on = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+
+    # the root's value and a second road: the store's own ranking (solvers.ranking) and
+    # the readable rules at the start, after every first move and at random positions
+    ranking = EntropyRanking(meta["ranking"])
+
+    def value_of(position: EntropyPosition) -> tuple[Outcome, int | None] | None:
+        index = ranking.index(position)
+        return None if index is None else decode_record(int(records[index]))
+
+    root_value = value_of(root)
+    if root_value is None:
+        raise EquationCheckError(f"stored solution {path} has no record for the start")
+    outcome, remoteness = root_value
     winner = _winner(game, root, outcome)
-    openings = {
-        game.move_name(root, move): (-space.value_of(game.play(root, move))[0]).label
-        for move in game.moves(root)
-    }
-    # second road: the solved values against the readable rules' moves and results
+    openings = {}
+    for move in game.moves(root):
+        child = value_of(game.play(root, move))
+        openings[game.move_name(root, move)] = "none" if child is None else (-child[0]).label
     rng = np.random.default_rng(0)
-    assert space.value is not None
     drawn: list[int] = []
     decided: list[int] = []
-    wanted_decided = samples - samples // 2 if space.stats["wins"] + space.stats["losses"] else 0
+    decided_exist = report.counts["wins"] + report.counts["losses"] > 0
+    wanted_decided = samples - samples // 2 if decided_exist else 0
     attempts = 0
     while len(drawn) < samples // 2 or len(decided) < wanted_decided:
         attempts += 1
         if attempts > 1000 * samples:  # decided positions too rare to find by drawing
             break
-        index = int(rng.integers(space.size))
-        code = int(space.value[index])
-        if code == DUPLICATE:
-            continue
+        index = int(rng.integers(checker.size))
+        field = int(records[index]) >> 14
+        if field == 0:
+            continue  # not a position (a symmetric image of another index)
         if len(drawn) < samples // 2:
             drawn.append(index)
-        elif code >= WIN_BASE:
+        elif field != 3:
             decided.append(index)
     positions = [root] + [game.play(root, m) for m in game.moves(root)]
-    positions += [space.position(i) for i in drawn + decided]
-    failures = [game.render(p) for p in positions if not _consistent(game, space, p)]
+    positions += [checker.position(i) for i in drawn + decided]
+    failures = [game.render(p) for p in positions if not _consistent(game, value_of, p)]
+    proof = report.as_dict()
+    proof["inconsistent_examples"] = [
+        _explain(game, checker.position(i), value_of) for i in report.inconsistent_examples
+    ]
     evidence: dict[str, Any] = {
         "winner": winner,
         "remoteness": remoteness,
         "openings": openings,
-        "positions_up_to_symmetry": space.stats["positions"],
-        "wins": space.stats["wins"],
-        "losses": space.stats["losses"],
-        "draws": space.stats["draws"],
-        "longest_forced_end_plies": space.stats["max_remoteness"],
-        "seconds_per_phase": {k: round(v, 1) for k, v in space.seconds.items()},
+        "positions_up_to_symmetry": report.counts["positions"],
+        "wins": report.counts["wins"],
+        "losses": report.counts["losses"],
+        "draws": report.counts["draws"],
+        "longest_forced_end_plies": _longest(records),
         "method": "compiled packed retrograde over every placement of the piece counts "
-        "(solvers/kernels/entropy.py), symmetry-reduced",
-        "second_road": {
+        "(solvers/kernels/entropy.py), symmetry-reduced, kept as a packed store "
+        "(solvers/store.py); then every index of the store checked against the game's "
+        "equations (proofs/entropy_equations.py)",
+        "stored_solution": {
+            "path": str(path),
+            "bytes": path.stat().st_size,
+            "records": len(records),
+            "solved_by_this_run": solved_here,
+            **{k: meta.get(k) for k in ("created", "git_commit", "command", "solve")},
+        },
+        "proof": {
+            **proof,
+            "checked_on": checked_on,
+            "command": FULL_COMMAND,
+            "how": "every index of the stored solution is unranked, its moves generated "
+            "forwards from the rules (bit shifts, not the solver's un-moves) and each child "
+            "ranked to its canonical index under the board's symmetries; a finished game "
+            "must have its result at remoteness 0, a win in r a child lost in r - 1 and none "
+            "lost sooner, a loss in r only won children, the slowest in r - 1, a draw no lost "
+            "child and some drawn child; an index that is a symmetric image of a smaller one "
+            "must hold no position. With no inconsistency, induction on remoteness makes "
+            "every label the true value",
+        },
+        "readable_rules_sample": {
             "positions_checked": len(positions),
             "random": len(drawn),
             "random_decided": len(decided),
             "inconsistent": failures[:10],
-            "how": "each position's value must follow from its children's values under the "
-            "readable rules: a finished game has its result; a win in r has a child lost in "
-            "r - 1 and none lost sooner; a loss in r has only children won, the slowest in "
-            "r - 1; a draw has no child lost and some child drawn",
+            "how": "the same equations at the start, every position after one move and "
+            "random positions, with the readable rules' moves and results (cgt.games.entropy) "
+            "and the store's own ranking (solvers/ranking.py)",
         },
     }
     scope = {"board": label, "mode": "full"}
-    if failures:
+    if failures or report.inconsistent:
         return Verdict.refuted(scope, evidence)
     claimed = expected.get(label)
     if claimed is not None and claimed != winner:
         evidence["mismatched_expectations"] = {label: winner}
         return Verdict.refuted(scope, evidence)
+    if not report.complete:
+        return Verdict.inconclusive(scope, evidence)
     return Verdict.verified(scope, evidence)
+
+
+def _longest(records: Any, slice_size: int = 1 << 24) -> int:
+    """The largest remoteness among uint16 records, a slice at a time (a mask of the whole
+    5x5 store would take another 7.7 GB)."""
+    longest = 0
+    for first in range(0, len(records), slice_size):
+        part = records[first : first + slice_size]
+        longest = max(longest, int((part & 0x3FFF).max(initial=0)))
+    return longest
 
 
 def _winner(game: Entropy, position: EntropyPosition, outcome: Outcome) -> str:
@@ -496,20 +594,52 @@ def _winner(game: Entropy, position: EntropyPosition, outcome: Outcome) -> str:
     return "first" if outcome == Outcome.WIN else "second"
 
 
-def _consistent(game: Entropy, space: Any, position: EntropyPosition) -> bool:
-    """Whether the solved value of ``position`` follows from its children's (see
-    :func:`_solved_full`); every move passes the turn."""
-    outcome, remoteness = space.value_of(position)
+def _consistent(
+    game: Entropy,
+    value_of: Callable[[EntropyPosition], tuple[Outcome, int | None] | None],
+    position: EntropyPosition,
+) -> bool:
+    """Whether the stored value of ``position`` follows from its children's under the
+    readable rules (see :func:`_solved_full`); every move passes the turn."""
+    own = value_of(position)
+    if own is None:
+        return False
+    outcome, remoteness = own
     result = game.result(position)
     if result is not None:
         return outcome == result and remoteness == (None if result == Outcome.DRAW else 0)
-    children = [space.value_of(game.play(position, m)) for m in game.moves(position)]
-    lost = [r for o, r in children if o == Outcome.LOSS]  # lost by the opponent: our wins
+    found = [value_of(game.play(position, m)) for m in game.moves(position)]
+    if any(child is None for child in found):
+        return False
+    children = [child for child in found if child is not None]
+    # decided children carry a remoteness (0 stands in for a draw's, never used)
+    lost = [r or 0 for o, r in children if o == Outcome.LOSS]  # the opponent's losses: our wins
     if outcome == Outcome.WIN:
-        return bool(lost) and remoteness == min(lost) + 1  # type: ignore[operator]
+        return bool(lost) and remoteness == min(lost) + 1
     if lost:
         return False
     if outcome == Outcome.LOSS:
-        won = [r for o, r in children if o == Outcome.WIN]
-        return len(won) == len(children) and remoteness == max(won) + 1  # type: ignore[operator]
+        won = [r or 0 for o, r in children if o == Outcome.WIN]
+        return len(won) == len(children) and remoteness == max(won) + 1
     return any(o == Outcome.DRAW for o, _ in children)
+
+
+def _explain(
+    game: Entropy,
+    position: EntropyPosition,
+    value_of: Callable[[EntropyPosition], tuple[Outcome, int | None] | None],
+) -> dict[str, Any]:
+    """A position whose record breaks an equation, with its record and its children's."""
+
+    def shown(value: tuple[Outcome, int | None] | None) -> str:
+        return "none" if value is None else f"{value[0].label} {value[1]}"
+
+    return {
+        "position": game.render(position),
+        "record": shown(value_of(position)),
+        "result": None if game.result(position) is None else game.result(position).label,  # type: ignore[union-attr]
+        "children": {
+            game.move_name(position, m): shown(value_of(game.play(position, m)))
+            for m in game.moves(position)
+        },
+    }

@@ -4,6 +4,7 @@ a wrong detail or a broken rule."""
 from __future__ import annotations
 
 from collections import deque
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -242,8 +243,9 @@ def test_solved_default_scope() -> None:
 FULL_SMALL = (4, 3, "SSSS/..../OOOO O")
 
 
-def test_full_mode_solves_the_board_and_agrees_with_a_simple_retrograde() -> None:
-    verdict = run_claim("entropy.solved", full=True, full_board=FULL_SMALL, samples=300)
+def test_full_mode_solves_the_board_and_agrees_with_a_simple_retrograde(tmp_path: Path) -> None:
+    verdict = run_claim("entropy.solved", full=True, full_board=FULL_SMALL, samples=300,
+                        database=tmp_path / "solutions.sqlite")  # fmt: skip
     assert verdict.mode == "full"
     game = Entropy(width=4, height=3, setup=FULL_SMALL[2])
     start = game.initial_position()
@@ -254,8 +256,15 @@ def test_full_mode_solves_the_board_and_agrees_with_a_simple_retrograde() -> Non
     for move in game.moves(start):
         seen: Any = -values[game.play(start, move)]
         assert verdict.evidence["openings"][game.move_name(start, move)] == seen.label
-    road = verdict.evidence["second_road"]
+    road = verdict.evidence["readable_rules_sample"]
     assert road["inconsistent"] == [] and road["random_decided"] == 150
+    proof = verdict.evidence["proof"]
+    assert proof["complete"] and proof["inconsistent"] == 0
+    assert (
+        proof["indices_checked"]
+        == proof["indices"]
+        == verdict.evidence["stored_solution"]["records"]
+    )
 
 
 def test_full_mode_second_road_catches_a_wrong_value() -> None:
@@ -268,20 +277,21 @@ def test_full_mode_second_road_catches_a_wrong_value() -> None:
     assert space.value is not None
     decided = [int(i) for i in (space.value >= WIN_BASE).nonzero()[0][:50]]
     positions = [space.position(i) for i in decided]
-    assert all(_consistent(game, space, p) for p in positions)
+    assert all(_consistent(game, space.value_of, p) for p in positions)
     for index, position in zip(decided, positions):
         space.value[index] ^= 1  # a win in r becomes a loss in r, and back
-        assert not _consistent(game, space, position)
+        assert not _consistent(game, space.value_of, position)
         space.value[index] ^= 1
 
 
-def test_full_mode_refutes_a_wrong_expectation() -> None:
+def test_full_mode_refutes_a_wrong_expectation(tmp_path: Path) -> None:
     label = "4x3 SSSS/..../OOOO O"
     verdict = run_claim(
         "entropy.solved",
         full=True,
         full_board=FULL_SMALL,
         samples=20,
+        database=tmp_path / "solutions.sqlite",
         expected={label: "first"},
     )
     assert verdict.verdict == "refuted"
