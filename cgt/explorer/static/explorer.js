@@ -1,0 +1,384 @@
+// The explorer page: draws the board of /api/position in SVG, every legal move coloured by
+// its value for the mover, and keeps the line of play (undo, redo, start, jump).
+// Plain JavaScript module, no build step. Every value shown comes from the JSON API.
+
+const SVG = "http://www.w3.org/2000/svg";
+const LETTER = { win: "W", draw: "D", loss: "L" };
+
+const state = {
+  game: null,   // /api/game
+  line: [],     // [{position, played, data}] from the start of the line
+  index: 0,     // the entry shown
+  requests: 0,  // the latest request wins when clicks outrun the server
+};
+
+const $ = (id) => document.getElementById(id);
+
+async function api(path, options) {
+  const response = await fetch(path, options);
+  const data = await response.json();
+  if (!response.ok) throw new Error(data.error || `HTTP ${response.status}`);
+  return data;
+}
+
+function svg(tag, attributes = {}, parent = null) {
+  const element = document.createElementNS(SVG, tag);
+  for (const [key, value] of Object.entries(attributes)) element.setAttribute(key, value);
+  if (parent) parent.appendChild(element);
+  return element;
+}
+
+function valueText(outcome, remoteness) {
+  if (!outcome) return "?";
+  return remoteness === null || remoteness === undefined ? LETTER[outcome] : `${LETTER[outcome]}${remoteness}`;
+}
+
+function describeValue(data) {
+  const v = data.value;
+  if (!v) return "";
+  if (data.game_over) {
+    return v.winner === "draw" ? "game over: a draw" : `game over: ${v.winner} wins`;
+  }
+  if (v.winner === "draw") return `${data.to_move} to move: a draw with perfect play`;
+  const plies = v.remoteness === null ? "" : ` in ${v.remoteness} ${v.remoteness === 1 ? "ply" : "plies"}`;
+  return `${data.to_move} to move: ${v.winner} wins${plies}`;
+}
+
+// ------------------------------------------------------------------------------ the board
+function hexPoints(x, y, r) {
+  const points = [];
+  for (let k = 0; k < 6; k++) {
+    const angle = Math.PI / 180 * (60 * k - 90); // pointy top
+    points.push(`${(x + r * Math.cos(angle)).toFixed(4)},${(y + r * Math.sin(angle)).toFixed(4)}`);
+  }
+  return points.join(" ");
+}
+
+function drawBoard(data) {
+  const board = $("board");
+  board.replaceChildren();
+  const layout = data.board;
+  if (!layout) {
+    board.setAttribute("hidden", "");
+    return;
+  }
+  board.removeAttribute("hidden");
+  const hex = layout.shape === "hex";
+  const half = hex ? 1.0 : 0.5;   // hexagon radius, or half a square's side
+  const xs = layout.cells.map((c) => c.x), ys = layout.cells.map((c) => c.y);
+  const pad = hex ? 1.15 : 0.65;
+  const minX = Math.min(...xs) - pad, minY = Math.min(...ys) - pad;
+  const width = Math.max(...xs) - Math.min(...xs) + 2 * pad;
+  const height = Math.max(...ys) - Math.min(...ys) + 2 * pad;
+  board.setAttribute("viewBox", `${minX} ${minY} ${width} ${height}`);
+  board.dataset.shape = layout.shape;
+  const defs = svg("defs", {}, board);
+  for (const outcome of ["win", "draw", "loss", "unknown"]) {
+    const marker = svg("marker", {
+      id: `head-${outcome}`, viewBox: "0 0 10 10", refX: "7", refY: "5",
+      markerWidth: "4", markerHeight: "4", orient: "auto-start-reverse",
+    }, defs);
+    svg("path", { d: "M 0 0 L 10 5 L 0 10 z", class: `arrowhead ${outcome}` }, marker);
+  }
+
+  const byCell = new Map(layout.cells.map((c) => [c.cell, c]));
+  const targets = new Map();  // cell -> the placement-like move acting on it
+  const arrows = [];
+  const others = [];
+  for (const move of data.moves) {
+    if (move.to === null) others.push(move);
+    else if (move.from !== null) arrows.push(move);
+    else targets.set(move.to, move);
+  }
+
+  const cellLayer = svg("g", { class: "cells" }, board);
+  for (const cell of layout.cells) {
+    const style = layout.styles[cell.symbol] || null;
+    const group = svg("g", { class: "cell", "data-cell": cell.name }, cellLayer);
+    const shapeAttributes = { class: "cell-shape" };
+    let shape;
+    if (hex) shape = svg("polygon", { ...shapeAttributes, points: hexPoints(cell.x, cell.y, half * 0.985) }, group);
+    else shape = svg("rect", { ...shapeAttributes, x: cell.x - half, y: cell.y - half, width: 2 * half, height: 2 * half }, group);
+    if (cell.designated) shape.classList.add("designated");
+    if (style && (style.kind === "cut" || style.kind === "void")) shape.classList.add(style.kind);
+    const move = targets.get(cell.cell);
+    if (move) {
+      group.classList.add("move", move.outcome || "unknown");
+      shape.classList.add("move-cell", move.outcome || "unknown");
+      group.dataset.move = move.move;
+      group.dataset.outcome = move.outcome || "unknown";
+      group.dataset.remoteness = move.remoteness ?? "";
+      group.addEventListener("click", () => play(move.move));
+      svg("title", {}, group).textContent = `${move.move}: ${move.outcome || "value unknown"}`;
+    }
+    drawPiece(group, cell, style, hex, Boolean(move));
+    svg("text", {
+      class: "cell-name", x: cell.x, y: cell.y + (hex ? 0.72 : 0.38),
+    }, group).textContent = cell.name;
+    if (move) {
+      svg("text", { class: `move-label ${move.outcome || "unknown"}`, x: cell.x, y: cell.y + 0.02 }, group)
+        .textContent = valueText(move.outcome, move.remoteness);
+    }
+  }
+  if (layout.cells.some((c) => c.region !== undefined)) drawRegionBorders(board, layout, hex);
+
+  const arrowLayer = svg("g", { class: "arrows" }, board);
+  const ordered = [...arrows].sort((a, b) => rank(a) - rank(b)); // best moves drawn on top
+  for (const move of ordered) {
+    const a = byCell.get(move.from), b = byCell.get(move.to);
+    if (!a || !b) continue;
+    const outcome = move.outcome || "unknown";
+    const dx = b.x - a.x, dy = b.y - a.y, length = Math.hypot(dx, dy);
+    const ux = dx / length, uy = dy / length;
+    const start = hex ? 0.45 : 0.22, end = hex ? 0.5 : 0.24;
+    const group = svg("g", {
+      class: `move arrow ${outcome}`, "data-move": move.move, "data-outcome": outcome,
+      "data-remoteness": move.remoteness ?? "",
+    }, arrowLayer);
+    const line = {
+      x1: a.x + ux * start, y1: a.y + uy * start, x2: b.x - ux * end, y2: b.y - uy * end,
+    };
+    svg("line", { ...line, class: "arrow-hit" }, group);
+    svg("line", { ...line, class: `arrow-line ${outcome}`, "marker-end": `url(#head-${outcome})` }, group);
+    // the value sits on the arrow near its head, where arrows into one cell still differ
+    const t = Math.max(0.55, 1 - (hex ? 0.9 : 0.45) / length);
+    const lx = a.x + dx * t, ly = a.y + dy * t;
+    const r = hex ? 0.3 : 0.16;
+    svg("circle", { cx: lx, cy: ly, r, class: `arrow-badge ${outcome}` }, group);
+    svg("text", { x: lx, y: ly + 0.01, class: `arrow-label ${outcome}`, "font-size": hex ? 0.3 : 0.16 }, group)
+      .textContent = valueText(move.outcome, move.remoteness);
+    svg("title", {}, group).textContent = `${move.move}: ${move.outcome || "value unknown"}`;
+    group.addEventListener("click", () => play(move.move));
+  }
+  drawOtherMoves(others);
+}
+
+function rank(move) {
+  return { loss: 0, unknown: 1, draw: 2, win: 3 }[move.outcome || "unknown"];
+}
+
+function drawPiece(group, cell, style, hex, isMove) {
+  if (!style || cell.symbol === ".") return;
+  if (style.kind === "stone") {
+    const stone = svg("circle", {
+      cx: cell.x, cy: cell.y, r: hex ? 0.58 : 0.33, class: "stone", fill: style.fill,
+    }, group);
+    if (style.ring) stone.classList.add("fixed");
+    stone.dataset.symbol = cell.symbol;
+  } else if (style.kind === "mark") {
+    svg("text", { x: cell.x, y: cell.y + 0.02, class: "mark", "data-symbol": cell.symbol }, group)
+      .textContent = cell.symbol;
+  }
+  if (!style.kind && !isMove) {
+    svg("text", { x: cell.x, y: cell.y, class: "mark" }, group).textContent = cell.symbol;
+  }
+}
+
+function drawRegionBorders(board, layout, hex) {
+  const step = hex ? Math.sqrt(3) : 1;
+  const layer = svg("g", { class: "regions" }, board);
+  const cells = layout.cells;
+  for (let i = 0; i < cells.length; i++) {
+    for (let j = i + 1; j < cells.length; j++) {
+      const a = cells[i], b = cells[j];
+      if (a.region === b.region) continue;
+      const dx = b.x - a.x, dy = b.y - a.y;
+      if (Math.abs(Math.hypot(dx, dy) - step) > 1e-3) continue;
+      const mx = (a.x + b.x) / 2, my = (a.y + b.y) / 2;
+      const px = -dy / step * 0.5, py = dx / step * 0.5; // half an edge, across the gap
+      svg("line", { x1: mx - px, y1: my - py, x2: mx + px, y2: my + py, class: "region-border" }, layer);
+    }
+  }
+}
+
+function drawOtherMoves(moves) {
+  const box = $("other-moves");
+  box.replaceChildren();
+  for (const move of moves) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = `move other ${move.outcome || "unknown"}`;
+    button.dataset.move = move.move;
+    button.dataset.outcome = move.outcome || "unknown";
+    button.dataset.remoteness = move.remoteness ?? "";
+    button.textContent = `${move.move}  ${valueText(move.outcome, move.remoteness)}`;
+    button.addEventListener("click", () => play(move.move));
+    box.appendChild(button);
+  }
+}
+
+// ------------------------------------------------------------------------- the side panel
+function drawMoveTable(data) {
+  const body = $("moves").querySelector("tbody");
+  body.replaceChildren();
+  const moves = [...data.moves].sort((a, b) => rank(b) - rank(a) || order(a, b));
+  for (const move of moves) {
+    const row = document.createElement("tr");
+    row.className = `move-row ${move.outcome || "unknown"}`;
+    row.dataset.move = move.move;
+    row.dataset.outcome = move.outcome || "unknown";
+    row.dataset.remoteness = move.remoteness ?? "";
+    const best = (data.best_moves || []).includes(move.move) ? " \u2605" : "";
+    for (const text of [move.move + best, move.outcome || "?", move.remoteness ?? "-"]) {
+      const cell = document.createElement("td");
+      cell.textContent = text;
+      row.appendChild(cell);
+    }
+    row.addEventListener("click", () => play(move.move));
+    body.appendChild(row);
+  }
+}
+
+function order(a, b) {
+  // wins: fastest first; losses and draws: slowest first
+  const ra = a.remoteness ?? 0, rb = b.remoteness ?? 0;
+  return a.outcome === "win" ? ra - rb : rb - ra;
+}
+
+function drawHistory() {
+  const list = $("history");
+  list.replaceChildren();
+  state.line.forEach((entry, k) => {
+    const item = document.createElement("li");
+    const value = entry.data && entry.data.value;
+    const winner = value ? value.winner : null;
+    const players = state.game.players;
+    const who = winner === null ? "unknown" : winner === "draw" ? "draw" : `player${players.indexOf(winner)}`;
+    item.className = `history-entry ${who}${k === state.index ? " current" : ""}${k > state.index ? " future" : ""}`;
+    item.dataset.index = k;
+    item.dataset.winner = winner ?? "";
+    item.title = `${k === 0 ? "start" : entry.played}: ${winner === null ? "value unknown" : winner === "draw" ? "draw" : winner + " wins"}`;
+    const move = document.createElement("span");
+    move.className = "history-move";
+    move.textContent = k === 0 ? "start" : entry.played;
+    const mark = document.createElement("span");
+    mark.className = "history-value";
+    mark.textContent = winner === null ? "?" : winner === "draw" ? "draw" : winner;
+    item.append(move, mark);
+    item.addEventListener("click", () => show(k));
+    list.appendChild(item);
+  });
+  const current = list.querySelector(".current");
+  if (current) current.scrollIntoView({ block: "nearest", inline: "nearest" });
+}
+
+function render() {
+  const entry = state.line[state.index];
+  const data = entry.data;
+  $("position-text").value = data.position;
+  $("status").textContent = data.value ? describeValue(data) : `${data.to_move} to move`;
+  $("status").className = data.value ? `value-${data.value.winner === "draw" ? "draw" : "decided"}` : "";
+  const message = $("message");
+  if (data.message) {
+    message.textContent = data.message;
+    message.removeAttribute("hidden");
+  } else message.setAttribute("hidden", "");
+  drawBoard(data);
+  drawMoveTable(data);
+  drawHistory();
+  $("undo").disabled = state.index === 0;
+  $("redo").disabled = state.index >= state.line.length - 1;
+  $("start").disabled = state.index === 0;
+  history.replaceState(null, "", `#${encodeURIComponent(data.position)}`);
+  document.body.dataset.position = data.position;
+  document.body.dataset.ready = "true";
+}
+
+function fail(error) {
+  const message = $("message");
+  message.textContent = error.message;
+  message.removeAttribute("hidden");
+  document.body.dataset.ready = "true";
+}
+
+// ------------------------------------------------------------------------------ actions
+async function load(fetcher) {
+  const ticket = ++state.requests;
+  document.body.dataset.ready = "false";
+  $("status").textContent = "solving\u2026";
+  try {
+    const data = await fetcher();
+    if (ticket !== state.requests) return null;
+    return data;
+  } catch (error) {
+    if (ticket === state.requests) fail(error);
+    return null;
+  }
+}
+
+async function play(name) {
+  const entry = state.line[state.index];
+  const data = await load(() => api("/api/play", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ position: entry.data.position, move: name }),
+  }));
+  if (!data) return;
+  state.line = state.line.slice(0, state.index + 1);
+  state.line.push({ position: data.position, played: data.played, data });
+  state.index = state.line.length - 1;
+  render();
+}
+
+function show(index) {
+  if (index < 0 || index >= state.line.length) return;
+  state.index = index;
+  render();
+}
+
+async function jump(text) {
+  const data = await load(() => api(`/api/position?position=${encodeURIComponent(text)}`));
+  if (!data) return;
+  state.line = [{ position: data.position, played: null, data }];
+  state.index = 0;
+  render();
+}
+
+async function copyPosition() {
+  const input = $("position-text");
+  try {
+    await navigator.clipboard.writeText(input.value);
+  } catch {
+    input.select();
+    document.execCommand("copy");
+  }
+  $("copy").textContent = "copied";
+  setTimeout(() => { $("copy").textContent = "copy"; }, 1200);
+}
+
+async function main() {
+  state.game = await api("/api/game");
+  document.title = `cgt explore ${state.game.label}`;
+  $("title").textContent = state.game.label;
+  $("summary").textContent = state.game.summary;
+  const reports = $("reports");
+  for (const report of state.game.reports) {
+    const item = document.createElement("li");
+    const link = document.createElement("a");
+    link.href = report.url;
+    link.textContent = report.title;
+    link.target = "_blank";
+    item.appendChild(link);
+    reports.appendChild(item);
+  }
+  if (!state.game.reports.length) reports.textContent = "none for this game";
+  $("start").addEventListener("click", () => show(0));
+  $("undo").addEventListener("click", () => show(state.index - 1));
+  $("redo").addEventListener("click", () => show(state.index + 1));
+  $("copy").addEventListener("click", copyPosition);
+  $("jump-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const text = $("jump-text").value.trim();
+    if (text) jump(text);
+  });
+  document.addEventListener("keydown", (event) => {
+    if (event.target.tagName === "INPUT") return;
+    if (event.key === "ArrowLeft") show(state.index - 1);
+    else if (event.key === "ArrowRight") show(state.index + 1);
+    else if (event.key === "Home") show(0);
+  });
+  const start = decodeURIComponent(location.hash.slice(1));
+  await jump(start || state.game.start);
+}
+
+main().catch(fail);
