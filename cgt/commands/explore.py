@@ -52,25 +52,37 @@ def bind_socket(host: str, port: int) -> socket.socket:
 @click.argument("game_name", metavar="GAME")
 @param_option
 @click.option(
-    "--port", type=click.IntRange(0, 65535), default=8765, show_default=True,
+    "--port",
+    type=click.IntRange(0, 65535),
+    default=8765,
+    show_default=True,
     help="Port to listen on (0: any free port).",
 )
 @click.option(
-    "--host", default="127.0.0.1", show_default=True,
+    "--host",
+    default="127.0.0.1",
+    show_default=True,
     help="Address to listen on. Anything but loopback lets other machines in (a warning).",
 )
 @click.option(
-    "--budget", type=click.FloatRange(min=0, min_open=True, max=MAX_BUDGET_SECONDS),
-    default=10.0, show_default=True,
+    "--budget",
+    type=click.FloatRange(min=0, min_open=True, max=MAX_BUDGET_SECONDS),
+    default=10.0,
+    show_default=True,
     help="Seconds a position without a stored solution may take to solve.",
 )
 @click.option(
-    "--db", type=click.Path(dir_okay=False, path_type=Path), default=None,
+    "--db",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
     help="Solution database (default $CGT_DB or ~/.cache/cgt/solutions.sqlite).",
 )
 @click.option(
-    "--reports", "reports_dir", type=click.Path(file_okay=False, path_type=Path),
-    default=Path("reports"), show_default=True,
+    "--reports",
+    "reports_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("reports"),
+    show_default=True,
     help="Directory of the reports and claim certificates the page links to.",
 )
 def explore_command(

@@ -85,7 +85,9 @@ def game_reports(game: Game[Any, Any], reports_dir: Path | None) -> list[ReportF
     return found
 
 
-def outcome_data(game: Game[Any, Any], position: Any, outcome: Outcome, remoteness: int | None) -> dict[str, Any]:
+def outcome_data(
+    game: Game[Any, Any], position: Any, outcome: Outcome, remoteness: int | None
+) -> dict[str, Any]:
     """A value for the player to move, with the winner's name."""
     mover = game.to_move(position)
     if outcome == Outcome.DRAW:
@@ -125,7 +127,9 @@ class Explorer:
         if not isinstance(name, str) or not name.strip() or len(name) > MAX_TEXT_CHARS:
             raise BadRequest("'move' must be a move name (a non-empty string)")
         if self.game.result(position) is not None:
-            raise BadRequest(f"the game is over in {self.game.render(position)!r}: no move is legal")
+            raise BadRequest(
+                f"the game is over in {self.game.render(position)!r}: no move is legal"
+            )
         for move in self.game.moves(position):
             if self.game.move_name(position, move) == name.strip():
                 return move
@@ -147,7 +151,9 @@ class Explorer:
             ],
         }
 
-    def position_data(self, position: Any, found: PositionValues | None, message: str | None) -> dict[str, Any]:
+    def position_data(
+        self, position: Any, found: PositionValues | None, message: str | None
+    ) -> dict[str, Any]:
         """The API's answer for ``position`` given its values (``None``: not solved)."""
         game = self.game
         mover = game.to_move(position)

@@ -49,43 +49,25 @@ class PositionValues:
 def stored_values(
     game: Game[Any, Any], position: Any, database_path: Path | None
 ) -> PositionValues | None:
-    """Value and move values of ``position`` from the solution database, or ``None`` when the
-    position or one of its moves' results is not stored there.
+    """Value and move values of ``position`` from the stored solutions, or ``None`` when
+    nothing stored holds it.
 
-    Reads the SQLite database of ``cgt solve --save`` exactly as ``cgt query`` does; a missing
-    database file means nothing is stored (it is never created here).
+    The one lookup behind ``cgt query`` (:func:`solvers.query.query_position`): a packed
+    solution first, then the database's rows. A missing database file means nothing is
+    stored (it is never created here). A position stored without all of its moves (a search
+    keeps only some) comes back with the moves it has; :class:`ValueSource` then solves it.
     """
-    from solvers.database import SolutionDatabase, default_path
+    from solvers.database import default_path
+    from solvers.query import NotStoredError, query_position
 
     path = database_path if database_path is not None else default_path()
     if not path.is_file():
         return None
-    database = SolutionDatabase(path)
     try:
-        found = database.lookup(game, position)
-        if found is None:
-            return None
-        outcome, remoteness = found
-        moves: list[MoveValue] = []
-        if game.result(position) is None:
-            mover = game.to_move(position)
-            for move in game.moves(position):
-                child = game.play(position, move)
-                value = database.lookup(game, child)
-                if value is None:
-                    return None
-                child_outcome = value[0] if game.to_move(child) == mover else -value[0]
-                moves.append(
-                    MoveValue(
-                        move=move,
-                        name=game.move_name(position, move),
-                        outcome=child_outcome,
-                        remoteness=None if value[1] is None else value[1] + 1,
-                    )
-                )
-        return PositionValues(outcome, remoteness, moves, "stored", "database")
-    finally:
-        database.close()
+        answer = query_position(game, position, path)
+    except NotStoredError:
+        return None
+    return PositionValues(answer.outcome, answer.remoteness, answer.moves, "stored", answer.source)
 
 
 def from_result(result: SolveResult, source: str) -> PositionValues:
@@ -108,6 +90,7 @@ class ValueSource:
         self._lock = threading.Lock()
         self._answers: OrderedDict[Hashable, PositionValues] = OrderedDict()
         self._solution: Any = None  # a RetrogradeSolution of a small board, once found
+        #: set once a retrograde solve found more than IN_MEMORY_POSITIONS positions
         self._too_big_for_memory = False
         #: positions whose solve ran out of budget: asked again, they fail at once
         self._failed: dict[Hashable, str] = {}
@@ -145,8 +128,19 @@ class ValueSource:
 
     def _compute(self, position: Any) -> PositionValues:
         stored = stored_values(self.game, position, self.database_path)
-        if stored is not None:
+        if stored is not None and (
+            self.game.result(position) is not None
+            or len(stored.moves) == len(self.game.moves(position))
+        ):
             return stored
+        try:
+            return self._solve(position)
+        except NotSolved:
+            if stored is not None:
+                return stored  # the value is known, some moves' values are not
+            raise
+
+    def _solve(self, position: Any) -> PositionValues:
         if self._solution is not None and position in self._solution:
             return from_result(self._solution.result(position), "solved")
         from solvers.api import compiled_solver_names, solve
@@ -164,8 +158,8 @@ class ValueSource:
                         max_seconds=self.max_seconds,
                     )
                 except PositionLimitExceeded:
-                    if position == self.game.initial_position():
-                        self._too_big_for_memory = True  # its later positions may still fit
+                    # too big to keep: search each position on its own from now on
+                    self._too_big_for_memory = True
                 else:
                     if self._solution is None or len(solution) >= len(self._solution):
                         self._solution = solution
@@ -182,3 +176,5 @@ class ValueSource:
                 f"{self.game.label()} holds this position; solve it with "
                 "'cgt solve ... --save' to explore it here)"
             ) from None
+        except CGTError as exc:  # a solver refusing the board (too big for its tables)
+            raise NotSolved(f"not solved: {exc}") from None

@@ -1,0 +1,194 @@
+"""The explorer's JSON API through Starlette's test client: its values are those of
+``cgt solve`` / ``cgt query`` on the same positions, bad input gets HTTP 400 with a message,
+and the server keeps answering afterwards."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+pytest.importorskip("starlette")
+from starlette.testclient import TestClient
+
+from cgt.cli import cli
+from cgt.explorer.app import MAX_BODY_BYTES, Explorer, create_app
+from cgt.explorer.values import ValueSource
+from cgt.registry import load_game
+
+ENTROPY_4X3 = {"width": 4, "height": 3, "setup": "SS../..../..OO O"}
+
+
+def client_for(
+    name: str, params: dict[str, Any], db: Path, reports: Path | None = None, budget: float = 30
+) -> TestClient:
+    game = load_game(name, **params)
+    return TestClient(create_app(Explorer(game, ValueSource(game, db, max_seconds=budget), reports)))
+
+
+def param_args(params: dict[str, Any]) -> list[str]:
+    return [arg for key, value in params.items() for arg in ("-p", f"{key}={value}")]
+
+
+def cli_json(args: list[str]) -> dict[str, Any]:
+    result = CliRunner().invoke(cli, args, catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    data: dict[str, Any] = json.loads(result.stdout)
+    return data
+
+
+def assert_same_values(api: dict[str, Any], reference: dict[str, Any]) -> None:
+    """The API's value and move values equal the command line's, move by move."""
+    assert api["position"] == reference["position"]
+    assert api["value"]["outcome"] == reference["outcome"]
+    assert api["value"]["remoteness"] == reference["remoteness"]
+    ours = {m["move"]: (m["outcome"], m["remoteness"]) for m in api["moves"]}
+    theirs = {m["move"]: (m["outcome"], m["remoteness"]) for m in reference["moves"]}
+    assert ours == theirs
+    assert sorted(api["best_moves"]) == sorted(reference["best_moves"])
+
+
+def walk(client: TestClient, plies: int) -> list[dict[str, Any]]:
+    """Answers along a line that always plays the first listed move."""
+    answers = [client.get("/api/position").json()]
+    for _ in range(plies):
+        current = answers[-1]
+        if not current["moves"]:
+            break
+        response = client.post(
+            "/api/play", json={"position": current["position"], "move": current["moves"][0]["move"]}
+        )
+        assert response.status_code == 200, response.text
+        answers.append(response.json())
+    return answers
+
+
+def test_control_size_2_values_equal_cgt_solve(tmp_path: Path) -> None:
+    params = {"size": 2}
+    client = client_for("control", params, tmp_path / "none.sqlite")
+    for answer in walk(client, 4):
+        if answer["game_over"]:
+            continue
+        reference = cli_json(
+            ["solve", "control", *param_args(params), "--position", answer["position"], "--json"]
+        )
+        assert answer["source"] == "solved"
+        assert_same_values(answer, reference)
+
+
+def test_tictactoe_is_a_draw_and_a_completed_line_wins_at_once(tmp_path: Path) -> None:
+    client = client_for("tictactoe", {}, tmp_path / "none.sqlite")
+    start = client.get("/api/position").json()
+    # the classical result: every opening of tic-tac-toe is a draw with perfect play
+    assert start["value"] == {"outcome": "draw", "remoteness": None, "winner": "draw"}
+    assert sorted(m["move"] for m in start["moves"]) == sorted(
+        f"{f}{r}" for f in "abc" for r in "123"
+    )
+    assert {m["outcome"] for m in start["moves"]} == {"draw"}
+    # by hand: X (to move, 2 marks each) completes the top rank with c3 and wins in one ply
+    threat = client.get("/api/position", params={"position": "XX./OO./..."}).json()
+    assert threat["value"]["outcome"] == "win" and threat["value"]["remoteness"] == 1
+    assert "c3" in threat["best_moves"]
+    reference = cli_json(["solve", "tictactoe", "--position", "XX./OO./...", "--json"])
+    assert_same_values(threat, reference)
+
+
+def test_stored_entropy_values_equal_cgt_query(tmp_path: Path) -> None:
+    db = tmp_path / "solutions.sqlite"
+    args = param_args(ENTROPY_4X3)
+    cli_json(["solve", "entropy", *args, "--save", "--db", str(db), "--json"])
+    client = client_for("entropy", ENTROPY_4X3, db)
+    answers = walk(client, 6)
+    assert len(answers) > 3
+    for answer in answers:
+        if answer["game_over"]:
+            continue
+        reference = cli_json(
+            ["query", "entropy", answer["position"], *args, "--db", str(db), "--json"]
+        )
+        assert answer["source"] == "stored"
+        assert_same_values(answer, reference)
+    # movement game: every move names the square a piece leaves and the one it reaches
+    start = answers[0]
+    cells = {c["cell"]: c["name"] for c in start["board"]["cells"]}
+    for move in start["moves"]:
+        assert move["move"] == f"{cells[move['from']]}-{cells[move['to']]}"
+
+
+def test_not_stored_and_not_solved_in_time_says_so(tmp_path: Path) -> None:
+    client = client_for("control", {"size": 5}, tmp_path / "none.sqlite", budget=0.2)
+    answer = client.get("/api/position").json()
+    assert answer["value"] is None
+    assert "not solved within 0.2 s" in answer["message"]
+    assert len(answer["moves"]) == 6 * (5 - 1)  # the perimeter of side 5, still listed
+    assert all(m["outcome"] is None for m in answer["moves"])
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "payload", "words"),
+    [
+        ("get", "/api/position?position=zz", None, "expected"),
+        ("get", "/api/position?position=W./.../.. W", None, "impossible position"),
+        ("get", "/api/position?position=" + "." * 5000, None, "longer than"),
+        ("post", "/api/play", {"position": "../.../.. W", "move": "b2"}, "not a legal move"),
+        ("post", "/api/play", {"position": "../.../.. W", "move": ""}, "move name"),
+        ("post", "/api/play", {"position": "../.../.. W"}, "move name"),
+        ("post", "/api/play", {"position": 7, "move": "a1"}, "position string"),
+        ("post", "/api/play", [1, 2], "JSON object"),
+        ("post", "/api/play", "not json", "must be JSON"),
+        ("post", "/api/play", "x" * (MAX_BODY_BYTES + 1), "larger than"),
+    ],
+)
+def test_bad_input_is_a_400_with_a_message_and_the_server_keeps_serving(
+    tmp_path: Path, method: str, path: str, payload: Any, words: str
+) -> None:
+    client = client_for("control", {"size": 2}, tmp_path / "none.sqlite")
+    if method == "get":
+        response = client.get(path)
+    elif isinstance(payload, str):
+        response = client.post(path, content=payload.encode())
+    else:
+        response = client.post(path, json=payload)
+    assert response.status_code == 400
+    assert words in response.json()["error"]
+    after = client.get("/api/position")
+    assert after.status_code == 200 and after.json()["value"]["outcome"] == "win"
+
+
+def test_game_over_has_no_moves_and_refuses_a_move(tmp_path: Path) -> None:
+    client = client_for("tictactoe", {}, tmp_path / "none.sqlite")
+    over = client.get("/api/position", params={"position": "XXX/OO./..."}).json()
+    assert over["game_over"] and over["moves"] == []
+    assert over["value"]["winner"] == "X"  # X completed the top rank
+    response = client.post("/api/play", json={"position": "XXX/OO./...", "move": "c1"})
+    assert response.status_code == 400 and "game is over" in response.json()["error"]
+
+
+def test_reports_are_served_by_number_from_the_fixed_directory_only(tmp_path: Path) -> None:
+    reports = tmp_path / "reports"
+    (reports / "claims").mkdir(parents=True)
+    (reports / "control_size-2.md").write_text("# Control size 2\n")
+    (reports / "claims" / "control.parity.md").write_text("parity certificate\n")
+    (reports / "entropy_4x3.md").write_text("another game\n")
+    (tmp_path / "secret.txt").write_text("not for the client\n")
+    client = client_for("control", {"size": 2}, tmp_path / "none.sqlite", reports)
+    listed = client.get("/api/game").json()["reports"]
+    assert [r["title"] for r in listed] == ["report control_size-2", "claim control.parity"]
+    assert client.get(listed[1]["url"]).text == "parity certificate\n"
+    for path in ("/reports/2", "/reports/-1", "/reports/../secret.txt", "/static/../app.py",
+                 "/static/%2e%2e%2fapp.py", "/reports/..%2f..%2fsecret.txt"):  # fmt: skip
+        response = client.get(path)
+        assert response.status_code == 404, path
+        assert "not for the client" not in response.text
+
+
+def test_the_page_and_its_files_are_served(tmp_path: Path) -> None:
+    client = client_for("control", {"size": 2}, tmp_path / "none.sqlite")
+    page = client.get("/")
+    assert page.status_code == 200 and 'src="/static/explorer.js"' in page.text
+    script = client.get("/static/explorer.js")
+    assert script.headers["content-type"].startswith("text/javascript")
+    assert "/api/play" in script.text
