@@ -107,7 +107,9 @@ def wait_ready(driver: Any, position: str | None = None, seconds: float = 60) ->
     from selenium.webdriver.support.ui import WebDriverWait
 
     def ready(d: Any) -> bool:
-        data = d.execute_script("return [document.body.dataset.ready, document.body.dataset.position]")
+        data = d.execute_script(
+            "return [document.body.dataset.ready, document.body.dataset.position]"
+        )
         return data[0] == "true" and (position is None or data[1] == position)
 
     WebDriverWait(driver, seconds, poll_frequency=0.05).until(ready)

@@ -26,7 +26,9 @@ def client_for(
     name: str, params: dict[str, Any], db: Path, reports: Path | None = None, budget: float = 30
 ) -> TestClient:
     game = load_game(name, **params)
-    return TestClient(create_app(Explorer(game, ValueSource(game, db, max_seconds=budget), reports)))
+    return TestClient(
+        create_app(Explorer(game, ValueSource(game, db, max_seconds=budget), reports))
+    )
 
 
 def param_args(params: dict[str, Any]) -> list[str]:

@@ -63,14 +63,18 @@ def test_hundreds_of_concurrent_requests_all_answered_correctly() -> None:
                 position = positions[k % len(positions)]
                 if k % 3 == 2:  # some plays, some lookups, some bad requests
                     move = sorted(expected[position]["moves"])[k % len(expected[position]["moves"])]
-                    response = await client.post("api/play", json={"position": position, "move": move})
+                    response = await client.post(
+                        "api/play", json={"position": position, "move": move}
+                    )
                     assert response.status_code == 200, response.text
                     data = response.json()
                     assert data["played"] == move and data["previous"] == position
                     if not data["game_over"] and data["position"] in expected:
                         check(data)
                 elif k % 7 == 0:
-                    response = await client.post("api/play", json={"position": position, "move": "zz"})
+                    response = await client.post(
+                        "api/play", json={"position": position, "move": "zz"}
+                    )
                     assert response.status_code == 400 and "not a legal move" in response.text
                 else:
                     response = await client.get("api/position", params={"position": position})

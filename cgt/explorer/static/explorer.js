@@ -113,7 +113,9 @@ function drawBoard(data) {
     }
     drawPiece(group, cell, style, hex, Boolean(move));
     svg("text", {
-      class: "cell-name", x: cell.x, y: cell.y + (hex ? 0.72 : 0.38),
+      class: "cell-name",
+      x: cell.x + (hex ? 0 : -0.46), y: cell.y + (hex ? 0.74 : 0.4),
+      "text-anchor": hex ? "middle" : "start",
     }, group).textContent = cell.name;
     if (move) {
       svg("text", { class: `move-label ${move.outcome || "unknown"}`, x: cell.x, y: cell.y + 0.02 }, group)
@@ -130,22 +132,22 @@ function drawBoard(data) {
     const outcome = move.outcome || "unknown";
     const dx = b.x - a.x, dy = b.y - a.y, length = Math.hypot(dx, dy);
     const ux = dx / length, uy = dy / length;
-    const start = hex ? 0.45 : 0.22, end = hex ? 0.5 : 0.24;
+    // The value badge sits inside the target cell on the side the piece comes from: arrows
+    // into one cell come from different directions (pieces do not pass each other on a line
+    // in these games), so their badges stay apart.
+    const ring = hex ? 0.5 : 0.34, r = hex ? 0.27 : 0.13, start = hex ? 0.45 : 0.2;
+    const bx = b.x - ux * ring, by = b.y - uy * ring;
     const group = svg("g", {
       class: `move arrow ${outcome}`, "data-move": move.move, "data-outcome": outcome,
       "data-remoteness": move.remoteness ?? "",
     }, arrowLayer);
     const line = {
-      x1: a.x + ux * start, y1: a.y + uy * start, x2: b.x - ux * end, y2: b.y - uy * end,
+      x1: a.x + ux * start, y1: a.y + uy * start, x2: bx - ux * (r + 0.02), y2: by - uy * (r + 0.02),
     };
     svg("line", { ...line, class: "arrow-hit" }, group);
     svg("line", { ...line, class: `arrow-line ${outcome}`, "marker-end": `url(#head-${outcome})` }, group);
-    // the value sits on the arrow near its head, where arrows into one cell still differ
-    const t = Math.max(0.55, 1 - (hex ? 0.9 : 0.45) / length);
-    const lx = a.x + dx * t, ly = a.y + dy * t;
-    const r = hex ? 0.3 : 0.16;
-    svg("circle", { cx: lx, cy: ly, r, class: `arrow-badge ${outcome}` }, group);
-    svg("text", { x: lx, y: ly + 0.01, class: `arrow-label ${outcome}`, "font-size": hex ? 0.3 : 0.16 }, group)
+    svg("circle", { cx: bx, cy: by, r, class: `arrow-badge ${outcome}` }, group);
+    svg("text", { x: bx, y: by + 0.01, class: `arrow-label ${outcome}`, "font-size": hex ? 0.27 : 0.13 }, group)
       .textContent = valueText(move.outcome, move.remoteness);
     svg("title", {}, group).textContent = `${move.move}: ${move.outcome || "value unknown"}`;
     group.addEventListener("click", () => play(move.move));
@@ -281,6 +283,7 @@ function render() {
   $("start").disabled = state.index === 0;
   history.replaceState(null, "", `#${encodeURIComponent(data.position)}`);
   document.body.dataset.position = data.position;
+  document.body.dataset.source = data.source || "";
   document.body.dataset.ready = "true";
 }
 
