@@ -30,6 +30,7 @@ WINDOW = (1280, 880)
 
 def play(driver: Any, move: str) -> None:
     """Click a move as a person does (its row in the move table)."""
+    from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.by import By
 
     before = driver.find_element(By.ID, "position-text").get_attribute("value")
@@ -38,6 +39,8 @@ def play(driver: Any, move: str) -> None:
     after = driver.find_element(By.ID, "position-text").get_attribute("value")
     if after == before:
         raise RuntimeError(f"playing {move} did not change the position")
+    rest = driver.find_element(By.ID, "title")  # the pointer off the board and the table
+    ActionChains(driver).move_to_element(rest).perform()
 
 
 def best_move(driver: Any) -> str:

@@ -118,7 +118,8 @@ function drawBoard(data) {
       "text-anchor": hex ? "middle" : "start",
     }, group).textContent = cell.name;
     if (move) {
-      svg("text", { class: `move-label ${move.outcome || "unknown"}`, x: cell.x, y: cell.y + 0.02 }, group)
+      const onPiece = style && style.kind === "stone" ? " on-piece" : "";  // a removal
+      svg("text", { class: `move-label ${move.outcome || "unknown"}${onPiece}`, x: cell.x, y: cell.y + 0.02 }, group)
         .textContent = valueText(move.outcome, move.remoteness);
     }
   }
@@ -352,8 +353,11 @@ async function copyPosition() {
 async function main() {
   state.game = await api("/api/game");
   document.title = `cgt explore ${state.game.label}`;
-  $("title").textContent = state.game.label;
-  $("summary").textContent = state.game.summary;
+  $("title").textContent = state.game.game;
+  const settings = Object.entries(state.game.params)
+    .filter(([, value]) => value !== null)
+    .map(([key, value]) => `${key}=${value}`).join(" \u00b7 ");
+  $("summary").textContent = `${settings} \u2014 ${state.game.summary}`;
   const reports = $("reports");
   for (const report of state.game.reports) {
     const item = document.createElement("li");
