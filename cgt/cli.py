@@ -227,7 +227,7 @@ def solve_command(
                 remoteness=not value_only,
                 progress=progress,
                 max_seconds=max_seconds,
-                command=command_line(),
+                command=command_line(click.get_current_context().find_root().obj),
             )
         elif jobs > 1 or (database is not None and solver in ("alphabeta", "compiled")):
             assert database is not None
@@ -389,9 +389,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     """Entry point of the ``cgt`` console script."""
     _add_optional_commands()
     try:
-        cli.main(
-            args=list(argv) if argv is not None else None, prog_name="cgt", standalone_mode=False
-        )
+        args = list(argv) if argv is not None else sys.argv[1:]
+        # the arguments ride along so that stored results can say which command made them
+        cli.main(args=args, prog_name="cgt", standalone_mode=False, obj={"argv": args})
     except CGTError as exc:
         click.echo(f"cgt: error: {exc}", err=True)
         sys.exit(2)

@@ -17,11 +17,11 @@ from typing import Any
 
 from cgt.errors import CGTError
 from cgt.protocol import Game, Outcome
-from solvers.database import PackedEntry, SolutionDatabase
+from solvers.database import PackedEntry, SolutionDatabase, params_text
 from solvers.ranking import Ranking, ranking_from_meta
 from solvers.result import MoveValue
 from solvers.retrograde import best_move_values
-from solvers.store import PackedSolution
+from solvers.store import PackedSolution, StoreError
 
 Value = tuple[Outcome, int | None]
 
@@ -69,30 +69,31 @@ class StoredSpace:
         self.solution = solution
         self.ranking: Ranking = ranking_from_meta(solution.meta["ranking"])
 
-    def value(self, game: Game[Any, Any], position: Any, derive: bool = True) -> Value | None:
+    def value(self, game: Game[Any, Any], position: Any, depth: int = 1) -> Value | None:
         """The stored value of ``position``; a state the space keeps no record of (a game
-        over, a pending pass) from the game's result or, with ``derive``, its children's
-        records; None when the space does not hold it."""
+        over, a pending pass) from the game's result or from its children's values, looked
+        at ``depth`` plies deep at most; None when the space does not hold it."""
         index = self.ranking.index(position)
         if index is not None:
             return self.solution.value(index) if index < len(self.solution) else None
         over = game.result(position)
         if over is not None:
             return over, None if over == Outcome.DRAW else 0
-        if not derive:
+        if depth == 0:
             return None
-        moves = self.move_values(game, position)
-        if moves is None or not moves:
-            return None
-        return value_from_moves(moves)
+        moves = self.move_values(game, position, depth - 1)
+        return value_from_moves(moves) if moves else None
 
-    def move_values(self, game: Game[Any, Any], position: Any) -> list[MoveValue] | None:
-        """Every move's value for the player making it; None if a child is not held."""
+    def move_values(
+        self, game: Game[Any, Any], position: Any, depth: int = 1
+    ) -> list[MoveValue] | None:
+        """Every move's value for the player making it (each child as :meth:`value` with
+        ``depth``); None if a child is not held."""
         mover = game.to_move(position)
         values: list[MoveValue] = []
         for move in game.moves(position):
             child = game.play(position, move)
-            found = self.value(game, child, derive=False)
+            found = self.value(game, child, depth)
             if found is None:
                 return None
             values.append(move_value(game, position, move, mover, child, found))
@@ -168,6 +169,14 @@ def query_position(
         position = game.initial_position()
     for entry in packed_entries(game, db):
         space = open_stored(entry.path)
+        meta = space.solution.meta
+        if meta.get("game") != game.name or params_text(meta.get("params", {})) != params_text(
+            game.parameters
+        ):
+            raise StoreError(
+                f"stored solution {entry.path} holds {meta.get('game')} {meta.get('params')}, "
+                f"not {game.label()} as the database says"
+            )
         value = space.value(game, position)
         if value is None:
             continue

@@ -174,8 +174,11 @@ def solve_and_store(
     return result, entries[0]
 
 
-def command_line() -> str:
-    """The command that is running, as a person would type it again."""
+def command_line(context: dict[str, Any] | None = None) -> str:
+    """The ``cgt`` command that is running (its arguments from ``context["argv"]``, else
+    the process's), as a person would type it again."""
     import shlex
 
-    return " ".join(shlex.quote(a) for a in ["cgt", *sys.argv[1:]])
+    argv = (context or {}).get("argv")
+    args = list(argv) if argv is not None else sys.argv[1:]
+    return " ".join(shlex.quote(a) for a in ["cgt", *args])

@@ -185,7 +185,7 @@ def write_packed_solution(
     checksums: list[int] = []
     count = 0
     try:
-        handle.write(b"\0" * HEADER_SIZE)
+        handle.write(MAGIC + bytes(HEADER_SIZE - len(MAGIC)))  # the header comes last
         handle.write(meta_bytes)
         offset = HEADER_SIZE + len(meta_bytes)
         with ThreadPoolExecutor(max_workers=workers) as pool:
@@ -315,14 +315,14 @@ class PackedSolution:
             fields
         )
         (header_crc,) = struct.unpack("<I", raw[HEADER.size :])
+        if raw[len(MAGIC) :] == bytes(HEADER_SIZE - len(MAGIC)):
+            raise corrupt("incomplete (its writer did not finish)")
         if version != FORMAT_VERSION:
             raise StoreVersionError(
                 f"stored solution {path} has format version {version}; this toolkit reads "
                 f"version {FORMAT_VERSION} (solve again with --save)"
             )
         if header_crc != _crc(raw[: HEADER.size]):
-            if raw[len(MAGIC) :] == b"\0" * (HEADER_SIZE - len(MAGIC)):
-                raise corrupt("incomplete (its writer did not finish)")
             raise corrupt("damaged (header checksum mismatch)")
         index_length = 12 * blocks + 8
         if size < index_offset + index_length:
