@@ -98,10 +98,14 @@ def test_tictactoe_is_a_draw_and_a_completed_line_wins_at_once(tmp_path: Path) -
     assert_same_values(threat, reference)
 
 
-def test_stored_entropy_values_equal_cgt_query(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("solver", "kept_as"),
+    [("retrograde", "database"), ("compiled", "packed")],  # SQLite rows; the packed store
+)
+def test_stored_entropy_values_equal_cgt_query(tmp_path: Path, solver: str, kept_as: str) -> None:
     db = tmp_path / "solutions.sqlite"
     args = param_args(ENTROPY_4X3)
-    cli_json(["solve", "entropy", *args, "--save", "--db", str(db), "--json"])
+    cli_json(["solve", "entropy", *args, "--solver", solver, "--save", "--db", str(db), "--json"])
     client = client_for("entropy", ENTROPY_4X3, db)
     answers = walk(client, 6)
     assert len(answers) > 3
@@ -111,7 +115,8 @@ def test_stored_entropy_values_equal_cgt_query(tmp_path: Path) -> None:
         reference = cli_json(
             ["query", "entropy", answer["position"], *args, "--db", str(db), "--json"]
         )
-        assert answer["source"] == "stored"
+        assert answer["source"] == "stored" and answer["solver"] == kept_as
+        assert reference["source"] == kept_as
         assert_same_values(answer, reference)
     # movement game: every move names the square a piece leaves and the one it reaches
     start = answers[0]
