@@ -90,7 +90,7 @@ class ValueSource:
         self._lock = threading.Lock()
         self._answers: OrderedDict[Hashable, PositionValues] = OrderedDict()
         self._solution: Any = None  # a RetrogradeSolution of a small board, once found
-        #: set once a retrograde solve found more than IN_MEMORY_POSITIONS positions
+        #: set once a retrograde solve found more positions than it may keep
         self._too_big_for_memory = False
         #: positions whose solve ran out of budget: asked again, they fail at once
         self._failed: dict[Hashable, str] = {}
@@ -143,18 +143,21 @@ class ValueSource:
     def _solve(self, position: Any) -> PositionValues:
         if self._solution is not None and position in self._solution:
             return from_result(self._solution.result(position), "solved")
-        from solvers.api import compiled_solver_names, solve
+        from solvers.api import AUTO_MAX_POSITIONS_BEFORE_KERNEL, compiled_solver_names, solve
         from solvers.budget import SearchBudgetExceeded
         from solvers.retrograde import PositionLimitExceeded, retrograde
 
         started = time.perf_counter()
+        has_kernel = self.game.name in compiled_solver_names()
+        # as "cgt solve" does: a game with a compiled kernel hands over to it sooner
+        limit = AUTO_MAX_POSITIONS_BEFORE_KERNEL if has_kernel else IN_MEMORY_POSITIONS
         try:
             if not self._too_big_for_memory:
                 try:
                     solution = retrograde(
                         self.game,
                         position,
-                        max_positions=IN_MEMORY_POSITIONS,
+                        max_positions=limit,
                         max_seconds=self.max_seconds,
                     )
                 except PositionLimitExceeded:
@@ -167,7 +170,7 @@ class ValueSource:
             remaining = self.max_seconds - (time.perf_counter() - started)
             if remaining <= 0:
                 raise SearchBudgetExceeded(0, self.max_seconds, "positions")
-            solver = "compiled" if self.game.name in compiled_solver_names() else "alphabeta"
+            solver = "compiled" if has_kernel else "alphabeta"
             result = solve(self.game, position, solver=solver, max_seconds=remaining)
             return from_result(result, "solved")
         except SearchBudgetExceeded:
