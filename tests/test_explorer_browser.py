@@ -189,6 +189,14 @@ def test_stored_entropy_in_the_browser(tmp_path: Path) -> None:
         driver.get(url)
         wait_ready(driver, start["position"])
         check_against(driver, start, "arrow")
+        # clicking a piece shows its arrows alone; clicking it again shows them all
+        piece = start["moves"][0]["move"].split("-")[0]
+        stone = f'#board .cell[data-cell="{piece}"] .stone'
+        driver.find_element(By.CSS_SELECTOR, stone).click()
+        own = {m["move"] for m in start["moves"] if m["move"].startswith(piece + "-")}
+        assert set(board_moves(driver)) == own and len(own) < len(start["moves"])
+        driver.find_element(By.CSS_SELECTOR, stone).click()
+        check_against(driver, start, "arrow")
         # a losing move of the mover, then the answer to it
         losing = next(
             m["move"]

@@ -10,6 +10,7 @@ const state = {
   line: [],     // [{position, played, data}] from the start of the line
   index: 0,     // the entry shown
   requests: 0,  // the latest request wins when clicks outrun the server
+  focus: null,  // movement games: the cell whose piece's arrows alone are shown
 };
 
 const $ = (id) => document.getElementById(id);
@@ -85,10 +86,13 @@ function drawBoard(data) {
   const targets = new Map();  // cell -> the placement-like move acting on it
   const arrows = [];
   const others = [];
+  const sources = new Set();
   for (const move of data.moves) {
     if (move.to === null) others.push(move);
-    else if (move.from !== null) arrows.push(move);
-    else targets.set(move.to, move);
+    else if (move.from !== null) {
+      sources.add(move.from);
+      if (state.focus === null || state.focus === move.from) arrows.push(move);
+    } else targets.set(move.to, move);
   }
 
   const cellLayer = svg("g", { class: "cells" }, board);
@@ -110,6 +114,15 @@ function drawBoard(data) {
       group.dataset.remoteness = move.remoteness ?? "";
       group.addEventListener("click", () => play(move.move));
       svg("title", {}, group).textContent = `${move.move}: ${move.outcome || "value unknown"}`;
+    }
+    if (sources.has(cell.cell)) {
+      // a piece that can move: clicking it shows its arrows alone (again: all arrows)
+      group.classList.add("source");
+      if (state.focus === cell.cell) group.classList.add("focused");
+      group.addEventListener("click", () => {
+        state.focus = state.focus === cell.cell ? null : cell.cell;
+        drawBoard(data);
+      });
     }
     drawPiece(group, cell, style, hex, Boolean(move));
     svg("text", {
@@ -321,12 +334,14 @@ async function play(name) {
   state.line = state.line.slice(0, state.index + 1);
   state.line.push({ position: data.position, played: data.played, data });
   state.index = state.line.length - 1;
+  state.focus = null;
   render();
 }
 
 function show(index) {
   if (index < 0 || index >= state.line.length) return;
   state.index = index;
+  state.focus = null;
   render();
 }
 
@@ -335,6 +350,7 @@ async function jump(text) {
   if (!data) return;
   state.line = [{ position: data.position, played: null, data }];
   state.index = 0;
+  state.focus = null;
   render();
 }
 
