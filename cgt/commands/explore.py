@@ -11,6 +11,7 @@ from __future__ import annotations
 import ipaddress
 import socket
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -30,20 +31,29 @@ def is_loopback(host: str) -> bool:
         return False
 
 
-def bind_socket(host: str, port: int) -> socket.socket:
-    """A listening socket (port 0: any free port), so the address printed is the real one."""
+Address = tuple[socket.AddressFamily, socket.SocketKind, int, tuple[Any, ...]]
+
+
+def resolve(host: str, port: int) -> Address:
+    """The address to listen on (a one-line error for a host that does not resolve)."""
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except socket.gaierror as exc:
         raise ParameterError(f"--host {host!r}: {exc.strerror}") from None
     family, kind, proto, _, address = infos[0]
+    return family, kind, proto, address
+
+
+def listen(host: str, address: Address) -> socket.socket:
+    """A listening socket (port 0: any free port), so the address printed is the real one."""
+    family, kind, proto, where = address
     sock = socket.socket(family, kind, proto)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
-        sock.bind(address)
+        sock.bind(where)
     except OSError as exc:
         sock.close()
-        raise ParameterError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
+        raise ParameterError(f"cannot listen on {host}:{where[1]}: {exc.strerror}") from None
     sock.listen(128)
     return sock
 
@@ -103,13 +113,14 @@ def explore_command(
     game = make_game(game_name, params)
     explorer = Explorer(game, ValueSource(game, db, max_seconds=budget), reports_dir)
     app = create_app(explorer)
-    if not is_loopback(host):
+    address = resolve(host, port)
+    if not is_loopback(str(address[3][0])):
         click.echo(
             f"cgt: warning: listening on {host}: anyone who can reach this machine can use the "
             "explorer (and make it solve for up to --budget seconds per position)",
             err=True,
         )
-    sock = bind_socket(host, port)
+    sock = listen(host, address)
     actual_host, actual_port = sock.getsockname()[:2]
     shown = f"[{actual_host}]" if ":" in actual_host else actual_host
     click.echo(f"cgt explore {game.label()}: http://{shown}:{actual_port}/  (Ctrl-C stops)")
