@@ -199,3 +199,23 @@ def test_the_page_and_its_files_are_served(tmp_path: Path) -> None:
     script = client.get("/static/explorer.js")
     assert script.headers["content-type"].startswith("text/javascript")
     assert "/api/play" in script.text
+
+
+def test_control_board_shows_who_controls_each_empty_cell(tmp_path: Path) -> None:
+    client = client_for("control", {"size": 2}, tmp_path / "none.sqlite")
+    answer = client.get("/api/position", params={"position": "W./.../.. B"}).json()
+    cells = {c["name"]: c for c in answer["board"]["cells"]}
+    assert answer["board"]["shape"] == "hex" and cells["a1"]["symbol"] == "W"
+    # by hand: a1's neighbours a2, b1, b2 have one voter, White's; b3, c1, c2 have none
+    assert {n: c.get("controlled_by") for n, c in cells.items() if n != "a1"} == {
+        "a2": 0,
+        "b1": 0,
+        "b2": 0,
+        "b3": None,
+        "c1": None,
+        "c2": None,
+    }
+    # so Black may place only where White does not control, and removes nothing
+    assert sorted(m["move"] for m in answer["moves"]) == ["b3", "c1", "c2"]
+    assert all(m["from"] is None for m in answer["moves"])
+    assert {cells[m["move"]]["cell"] for m in answer["moves"]} == {m["to"] for m in answer["moves"]}

@@ -109,6 +109,8 @@ def board_data(game: Game[Any, Any], position: Any) -> dict[str, Any] | None:
     if symbols is None:
         return None
     designated = getattr(position, "designated", None)
+    # Control: who controls each empty cell (a cell the opponent controls is no placement)
+    controller = getattr(game, "controller", None)
     cells = []
     for c in layout.cells:
         x, y = layout.centres[c]
@@ -119,6 +121,8 @@ def board_data(game: Game[Any, Any], position: Any) -> dict[str, Any] | None:
             "y": round(y, 4),
             "symbol": symbols[c],
         }
+        if callable(controller) and symbols[c] == ".":
+            cell["controlled_by"] = controller(position, c)
         if layout.regions is not None:
             cell["region"] = layout.regions[c]
             cell["designated"] = designated is not None and layout.regions[c] == designated

@@ -104,6 +104,10 @@ function drawBoard(data) {
     if (hex) shape = svg("polygon", { ...shapeAttributes, points: hexPoints(cell.x, cell.y, half * 0.985) }, group);
     else shape = svg("rect", { ...shapeAttributes, x: cell.x - half, y: cell.y - half, width: 2 * half, height: 2 * half }, group);
     if (cell.designated) shape.classList.add("designated");
+    if (cell.controlled_by !== undefined && cell.controlled_by !== null) {
+      shape.classList.add(`controlled-${cell.controlled_by}`);
+      svg("title", {}, group).textContent = `${cell.name}: controlled by ${state.game.players[cell.controlled_by]}`;
+    }
     if (style && (style.kind === "cut" || style.kind === "void")) shape.classList.add(style.kind);
     const move = targets.get(cell.cell);
     if (move) {
@@ -167,6 +171,7 @@ function drawBoard(data) {
     group.addEventListener("click", () => play(move.move));
   }
   drawOtherMoves(others);
+  $("focus-hint").hidden = sources.size === 0;
 }
 
 function rank(move) {
@@ -385,6 +390,12 @@ async function main() {
     reports.appendChild(item);
   }
   if (!state.game.reports.length) reports.textContent = "none for this game";
+  if (state.game.game === "control") {
+    const [first, second] = state.game.players;
+    $("legend").insertAdjacentHTML("beforeend",
+      `<br><span class="swatch controlled-0"></span>${first} controls ` +
+      `<span class="swatch controlled-1"></span>${second} controls (empty cells)`);
+  }
   $("start").addEventListener("click", () => show(0));
   $("undo").addEventListener("click", () => show(state.index - 1));
   $("redo").addEventListener("click", () => show(state.index + 1));
