@@ -219,3 +219,43 @@ def test_control_board_shows_who_controls_each_empty_cell(tmp_path: Path) -> Non
     assert sorted(m["move"] for m in answer["moves"]) == ["b3", "c1", "c2"]
     assert all(m["from"] is None for m in answer["moves"])
     assert {cells[m["move"]]["cell"] for m in answer["moves"]} == {m["to"] for m in answer["moves"]}
+
+
+def test_requests_beyond_the_waiting_limit_get_503_and_the_rest_are_answered(
+    tmp_path: Path,
+) -> None:
+    import asyncio
+    import threading
+
+    httpx = pytest.importorskip("httpx2")
+    from cgt.explorer.app import MAX_WAITING
+
+    game = load_game("control", size=2)
+    release = threading.Event()
+
+    class HeldValues(ValueSource):
+        """Solves only once the test lets it, so that requests pile up meanwhile."""
+
+        def values(self, position: Any) -> Any:
+            release.wait(30)
+            return super().values(position)
+
+    app = create_app(Explorer(game, HeldValues(game, tmp_path / "none.sqlite")))
+
+    async def scenario() -> tuple[list[int], int]:
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+
+            async def ask() -> int:
+                response = await client.get("/api/position")
+                return int(response.status_code)
+
+            waiting = [asyncio.create_task(ask()) for _ in range(MAX_WAITING)]
+            await asyncio.sleep(0.5)  # every one of them now waits for the solver
+            refused = await ask()
+            release.set()
+            return list(await asyncio.gather(*waiting)), refused
+
+    answered, refused = asyncio.run(scenario())
+    assert refused == 503
+    assert answered == [200] * MAX_WAITING

@@ -55,8 +55,17 @@ REPORT_TYPES = {
 }
 
 
+#: Requests that may wait for a solve at once; more are answered 503 at once, so the work
+#: queued behind the one-at-a-time solver stays bounded (at most this many budgets).
+MAX_WAITING = 16
+
+
 class BadRequest(CGTError):
     """A request the API cannot answer because of its input."""
+
+
+class Busy(CGTError):
+    """Too many requests are already waiting for solves (HTTP 503)."""
 
 
 @dataclass(frozen=True)
@@ -109,6 +118,8 @@ class Explorer:
         self.game = game
         self.values = values
         self.reports = game_reports(game, reports_dir)
+        #: requests waiting for a value that is not cached yet (solves run one at a time)
+        self.waiting = 0
 
     # -------------------------------------------------------------- input
     def parse_position(self, text: str | None) -> Any:
@@ -213,10 +224,18 @@ class Explorer:
         found = self.values.cached(position)
         message = None
         if found is None:
+            if self.waiting >= MAX_WAITING:
+                raise Busy(
+                    f"the server is busy with {self.waiting} positions (each solved within "
+                    f"{self.values.max_seconds:g} s); ask again in a moment"
+                )
+            self.waiting += 1
             try:
                 found = await anyio.to_thread.run_sync(self.values.values, position)
             except NotSolved as exc:
                 message = str(exc)
+            finally:
+                self.waiting -= 1
         return self.position_data(position, found, message)
 
 
@@ -235,6 +254,8 @@ def create_app(explorer: Explorer) -> Starlette:
         async def wrapped(request: Request) -> Response:
             try:
                 return await endpoint(request)
+            except Busy as exc:
+                return error_response(str(exc), 503)
             except CGTError as exc:
                 return error_response(str(exc))
 

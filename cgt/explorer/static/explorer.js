@@ -352,11 +352,12 @@ function show(index) {
 
 async function jump(text) {
   const data = await load(() => api(`/api/position?position=${encodeURIComponent(text)}`));
-  if (!data) return;
+  if (!data) return false;
   state.line = [{ position: data.position, played: null, data }];
   state.index = 0;
   state.focus = null;
   render();
+  return true;
 }
 
 async function copyPosition() {
@@ -412,7 +413,8 @@ async function main() {
     else if (event.key === "Home") show(0);
   });
   const start = decodeURIComponent(location.hash.slice(1));
-  await jump(start || state.game.start);
+  // a position in the address (a bookmark, a reload) if it reads, else the game's start
+  if (!start || !(await jump(start))) await jump(state.game.start);
 }
 
 main().catch(fail);
