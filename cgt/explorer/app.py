@@ -55,8 +55,9 @@ REPORT_TYPES = {
 }
 
 
-#: Requests that may wait for a solve at once; more are answered 503 at once, so the work
-#: queued behind the one-at-a-time solver stays bounded (at most this many budgets).
+#: Requests that may wait for a solve at once (lookups in stored solutions do not count);
+#: more are answered 503 at once, so the work queued behind the one-at-a-time solver stays
+#: bounded (at most this many budgets).
 MAX_WAITING = 16
 
 
@@ -118,7 +119,7 @@ class Explorer:
         self.game = game
         self.values = values
         self.reports = game_reports(game, reports_dir)
-        #: requests waiting for a value that is not cached yet (solves run one at a time)
+        #: requests waiting for a solve (solves run one at a time)
         self.waiting = 0
 
     # -------------------------------------------------------------- input
@@ -221,9 +222,14 @@ class Explorer:
         the server keeps answering other requests meanwhile."""
         if self.game.result(position) is not None:
             return self.position_data(position, None, None)
-        found = self.values.cached(position)
         message = None
-        if found is None:
+        found = self.values.cached(position)
+        if found is None:  # stored or in memory: a quick look in a worker thread
+            try:
+                found = await anyio.to_thread.run_sync(self.values.lookup, position)
+            except NotSolved as exc:
+                message = str(exc)
+        if found is None and message is None:
             if self.waiting >= MAX_WAITING:
                 raise Busy(
                     f"the server is busy with {self.waiting} positions (each solved within "

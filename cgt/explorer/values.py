@@ -99,50 +99,70 @@ class ValueSource:
         """The answer if it is already known (no solving, no file access)."""
         return self._answers.get(self.game.key(position))
 
-    def values(self, position: Any) -> PositionValues:
-        """Value, remoteness and every move's value of ``position``.
+    def lookup(self, position: Any) -> PositionValues | None:
+        """The answer when it needs no solve: known already, in a stored solution (with
+        every move), or in the small board kept in memory; ``None`` otherwise.
 
-        Raises :class:`NotSolved` when neither a stored solution nor a solve within the budget
-        answers.
-        """
+        Takes milliseconds, so many lookups may run at once (each in its own thread)."""
         key = self.game.key(position)
         found = self._answers.get(key)
         if found is not None:
             return found
         if key in self._failed:
             raise NotSolved(self._failed[key])
-        with self._lock:  # one solve at a time: the machine has few cores
-            found = self._answers.get(key)
-            if found is None:
-                if key in self._failed:
-                    raise NotSolved(self._failed[key])
-                try:
-                    found = self._compute(position)
-                except NotSolved as exc:
-                    self._failed[key] = str(exc)
-                    raise
-                self._answers[key] = found
-                if len(self._answers) > CACHED_ANSWERS:
-                    self._answers.popitem(last=False)
+        found = stored_values(self.game, position, self.database_path)
+        if found is not None and not self.complete(position, found):
+            found = None  # a search kept only some moves: solve for the others
+        solution = self._solution
+        if found is None and solution is not None and position in solution:
+            found = PositionValues(
+                solution.outcome(position),
+                solution.remoteness(position),
+                solution.move_values(position),
+                "solved",
+                "retrograde",
+            )
+        if found is not None:
+            self._remember(key, found)
         return found
 
-    def _compute(self, position: Any) -> PositionValues:
-        stored = stored_values(self.game, position, self.database_path)
-        if stored is not None and (
-            self.game.result(position) is not None
-            or len(stored.moves) == len(self.game.moves(position))
-        ):
-            return stored
-        try:
-            return self._solve(position)
-        except NotSolved:
-            if stored is not None:
-                return stored  # the value is known, some moves' values are not
-            raise
+    def complete(self, position: Any, found: PositionValues) -> bool:
+        """True when ``found`` has the value of every legal move of ``position``."""
+        return self.game.result(position) is not None or len(found.moves) == len(
+            self.game.moves(position)
+        )
+
+    def _remember(self, key: Hashable, found: PositionValues) -> None:
+        self._answers[key] = found
+        if len(self._answers) > CACHED_ANSWERS:
+            self._answers.popitem(last=False)
+
+    def values(self, position: Any) -> PositionValues:
+        """Value, remoteness and every move's value of ``position``: :meth:`lookup`, else a
+        solve (one at a time: the machine has few cores).
+
+        Raises :class:`NotSolved` when neither a stored solution nor a solve within the budget
+        answers.
+        """
+        found = self.lookup(position)
+        if found is not None:
+            return found
+        key = self.game.key(position)
+        with self._lock:
+            found = self.lookup(position)  # solved meanwhile by another request?
+            if found is None:
+                try:
+                    found = self._solve(position)
+                except NotSolved as exc:
+                    stored = stored_values(self.game, position, self.database_path)
+                    if stored is None:
+                        self._failed[key] = str(exc)
+                        raise
+                    found = stored  # the value is known, some moves' values are not
+                self._remember(key, found)
+        return found
 
     def _solve(self, position: Any) -> PositionValues:
-        if self._solution is not None and position in self._solution:
-            return from_result(self._solution.result(position), "solved")
         from solvers.api import AUTO_MAX_POSITIONS_BEFORE_KERNEL, compiled_solver_names, solve
         from solvers.budget import SearchBudgetExceeded
         from solvers.retrograde import PositionLimitExceeded, retrograde
