@@ -259,3 +259,16 @@ def test_requests_beyond_the_waiting_limit_get_503_and_the_rest_are_answered(
     answered, refused = asyncio.run(scenario())
     assert refused == 503
     assert answered == [200] * MAX_WAITING
+
+
+def test_super_nonnect_board_marks_the_designated_mini_board(tmp_path: Path) -> None:
+    client = client_for("super-nonnect", {"a": 2, "b": 2}, tmp_path / "none.sqlite")
+    start = client.get("/api/position").json()
+    assert start["board"]["shape"] == "square" and len(start["board"]["cells"]) == 16
+    after = client.post("/api/play", json={"position": start["position"], "move": "a4"}).json()
+    cells = {c["name"]: c for c in after["board"]["cells"]}
+    assert cells["a4"]["symbol"] == "x"  # cut
+    # by hand: a4 is place 0 (top left) of its mini-board, so it sends the opponent to
+    # mini-board 0, the top-left 2x2 block: files a-b, ranks 3-4
+    assert {n for n, c in cells.items() if c["designated"]} == {"a4", "b4", "a3", "b3"}
+    assert sorted(m["move"] for m in after["moves"]) == ["a3", "b3", "b4"]
