@@ -59,11 +59,11 @@ function drawBoard(data) {
   const board = $("board");
   board.replaceChildren();
   const layout = data.board;
+  board.style.display = layout ? "" : "none";  // games without a board: the table only
   if (!layout) {
-    board.setAttribute("hidden", "");
+    drawOtherMoves(data.moves);
     return;
   }
-  board.removeAttribute("hidden");
   const hex = layout.shape === "hex";
   const half = hex ? 1.0 : 0.5;   // hexagon radius, or half a square's side
   const xs = layout.cells.map((c) => c.x), ys = layout.cells.map((c) => c.y);
