@@ -4,6 +4,7 @@ system's Chromium (Debian's ``chromium`` and ``chromium-driver``) driven by sele
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -15,6 +16,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+
+from click.testing import CliRunner
+
+from cgt.cli import cli
 
 ROOT = Path(__file__).resolve().parent.parent
 #: Where Debian installs the browser and its driver (never downloaded by the tests).
@@ -113,3 +118,11 @@ def wait_ready(driver: Any, position: str | None = None, seconds: float = 60) ->
         return data[0] == "true" and (position is None or data[1] == position)
 
     WebDriverWait(driver, seconds, poll_frequency=0.05).until(ready)
+
+
+def cli_json(args: list[str]) -> dict[str, Any]:
+    """What ``cgt ARGS`` prints as JSON (in this process)."""
+    result = CliRunner().invoke(cli, args, catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    data: dict[str, Any] = json.loads(result.stdout)
+    return data

@@ -4,20 +4,18 @@ and the server keeps answering afterwards."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner
 
 pytest.importorskip("starlette")
 from starlette.testclient import TestClient
 
-from cgt.cli import cli
 from cgt.explorer.app import MAX_BODY_BYTES, Explorer, create_app
 from cgt.explorer.values import ValueSource
 from cgt.registry import load_game
+from tests.explorer_support import cli_json
 
 ENTROPY_4X3 = {"width": 4, "height": 3, "setup": "SS../..../..OO O"}
 
@@ -33,13 +31,6 @@ def client_for(
 
 def param_args(params: dict[str, Any]) -> list[str]:
     return [arg for key, value in params.items() for arg in ("-p", f"{key}={value}")]
-
-
-def cli_json(args: list[str]) -> dict[str, Any]:
-    result = CliRunner().invoke(cli, args, catch_exceptions=False)
-    assert result.exit_code == 0, result.output
-    data: dict[str, Any] = json.loads(result.stdout)
-    return data
 
 
 def assert_same_values(api: dict[str, Any], reference: dict[str, Any]) -> None:

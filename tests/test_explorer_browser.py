@@ -8,28 +8,24 @@ Skips, saying why, only where selenium or the system browser is missing; CI inst
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner
 
-from cgt.cli import cli
 from cgt.registry import load_game
-from tests.explorer_support import browser_missing, chromium, explorer_server, wait_ready
+from tests.explorer_support import (
+    browser_missing,
+    chromium,
+    cli_json,
+    explorer_server,
+    wait_ready,
+)
 
 pytestmark = pytest.mark.skipif(browser_missing() is not None, reason=str(browser_missing()))
 
 LETTER = {"win": "W", "draw": "D", "loss": "L"}
 ENTROPY_4X3 = ["-p", "width=4", "-p", "height=3", "-p", "setup=SS../..../..OO O"]
-
-
-def cli_json(args: list[str]) -> dict[str, Any]:
-    result = CliRunner().invoke(cli, args, catch_exceptions=False)
-    assert result.exit_code == 0, result.output
-    data: dict[str, Any] = json.loads(result.stdout)
-    return data
 
 
 def palette(driver: Any) -> dict[str, str]:
