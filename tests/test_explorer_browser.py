@@ -54,13 +54,15 @@ def board_moves(driver: Any) -> dict[str, dict[str, str]]:
         const out = {};
         for (const el of document.querySelectorAll('#board .move')) {
             const arrow = el.classList.contains('arrow');
-            const painted = el.querySelector(arrow ? '.arrow-line' : '.cell-shape');
+            const painted = el.querySelector(arrow ? '.arrow-badge' : '.cell-shape');
             const label = el.querySelector(arrow ? '.arrow-label' : '.move-label');
-            const style = getComputedStyle(painted);
+            const line = arrow ? document.querySelector(
+                `#board .arrow-line-group[data-move="${el.dataset.move}"] .arrow-line`) : null;
             out[el.dataset.move] = {
                 outcome: el.dataset.outcome,
                 remoteness: el.dataset.remoteness,
-                colour: arrow ? style.stroke : style.fill,
+                colour: getComputedStyle(painted).fill,
+                line: line === null ? null : getComputedStyle(line).stroke,
                 label: label.textContent,
                 kind: arrow ? 'arrow' : 'cell',
             };
@@ -82,6 +84,7 @@ def check_against(driver: Any, reference: dict[str, Any], kind: str) -> None:
         assert drawn["kind"] == kind
         assert drawn["outcome"] == move["outcome"], move
         assert drawn["colour"] == colours[move["outcome"]], move
+        assert drawn["line"] == (None if kind == "cell" else colours[move["outcome"]]), move
         assert drawn["label"] == LETTER[move["outcome"]] + remoteness, move
     position = driver.find_element("id", "position-text").get_attribute("value")
     assert position == reference["position"]
@@ -129,6 +132,7 @@ def winner(reference: dict[str, Any], game: Any, position: str) -> str:
 
 def test_control_size_2_in_the_browser(tmp_path: Path) -> None:
     from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
 
     game = load_game("control", size=2)
     solve = ["solve", "control", "-p", "size=2", "--json", "--position"]
@@ -170,6 +174,7 @@ def test_control_size_2_in_the_browser(tmp_path: Path) -> None:
         box.send_keys("not a position")
         box.submit()
         message = driver.find_element(By.ID, "message")
+        WebDriverWait(driver, 30, poll_frequency=0.05).until(lambda d: message.text)
         assert "expected" in message.text
         assert driver.find_element(By.ID, "position-text").get_attribute("value") == pasted
 
@@ -200,8 +205,10 @@ def test_stored_entropy_in_the_browser(tmp_path: Path) -> None:
             if m["outcome"] == "loss" and clickable(driver, m["move"])
         )
         click_move(driver, losing)
-        wait_ready(driver)
-        child = driver.find_element(By.ID, "position-text").get_attribute("value")
+        game = load_game("entropy", width=4, height=3, setup="SS../..../..OO O")
+        start_position = game.parse(start["position"])
+        child = game.render(game.play(start_position, game.parse_move(start_position, losing)))
+        wait_ready(driver, child)
         after = cli_json([*query[:2], child, *query[2:]])
         check_against(driver, after, "arrow")
         assert after["outcome"] == "win"  # a loss for the mover is a win for the opponent

@@ -142,7 +142,10 @@ function drawBoard(data) {
   }
   if (layout.cells.some((c) => c.region !== undefined)) drawRegionBorders(board, layout, hex);
 
-  const arrowLayer = svg("g", { class: "arrows" }, board);
+  // Lines below, value badges above: no line crosses a badge. A move is its badge group
+  // (class "move", its data attributes) and its line (same data-move), both clickable.
+  const lineLayer = svg("g", { class: "arrow-lines" }, board);
+  const badgeLayer = svg("g", { class: "arrows" }, board);
   const ordered = [...arrows].sort((a, b) => rank(a) - rank(b)); // best moves drawn on top
   for (const move of ordered) {
     const a = byCell.get(move.from), b = byCell.get(move.to);
@@ -153,22 +156,34 @@ function drawBoard(data) {
     // The value badge sits inside the target cell on the side the piece comes from: arrows
     // into one cell come from different directions (pieces do not pass each other on a line
     // in these games), so their badges stay apart.
-    const ring = hex ? 0.5 : 0.34, r = hex ? 0.27 : 0.13, start = hex ? 0.45 : 0.2;
+    const ring = hex ? 0.5 : 0.36, r = hex ? 0.27 : 0.12, start = hex ? 0.45 : 0.2;
     const bx = b.x - ux * ring, by = b.y - uy * ring;
+    const ends = {
+      x1: a.x + ux * start, y1: a.y + uy * start, x2: bx - ux * (r + 0.02), y2: by - uy * (r + 0.02),
+    };
+    const line = svg("g", { class: `arrow-line-group ${outcome}`, "data-move": move.move }, lineLayer);
+    svg("line", { ...ends, class: "arrow-hit" }, line);
+    svg("line", { ...ends, class: `arrow-line ${outcome}`, "marker-end": `url(#head-${outcome})` }, line);
     const group = svg("g", {
       class: `move arrow ${outcome}`, "data-move": move.move, "data-outcome": outcome,
       "data-remoteness": move.remoteness ?? "",
-    }, arrowLayer);
-    const line = {
-      x1: a.x + ux * start, y1: a.y + uy * start, x2: bx - ux * (r + 0.02), y2: by - uy * (r + 0.02),
-    };
-    svg("line", { ...line, class: "arrow-hit" }, group);
-    svg("line", { ...line, class: `arrow-line ${outcome}`, "marker-end": `url(#head-${outcome})` }, group);
-    svg("circle", { cx: bx, cy: by, r, class: `arrow-badge ${outcome}` }, group);
-    svg("text", { x: bx, y: by + 0.01, class: `arrow-label ${outcome}`, "font-size": hex ? 0.27 : 0.13 }, group)
-      .textContent = valueText(move.outcome, move.remoteness);
-    svg("title", {}, group).textContent = `${move.move}: ${move.outcome || "value unknown"}`;
-    group.addEventListener("click", () => play(move.move));
+    }, badgeLayer);
+    // a disc for one or two characters, a pill as long as a longer label ("L34")
+    const text = valueText(move.outcome, move.remoteness);
+    const size = hex ? 0.27 : 0.12;
+    const halfWidth = r + Math.max(0, text.length - 2) * size * 0.33;
+    svg("rect", {
+      x: bx - halfWidth, y: by - r, width: 2 * halfWidth, height: 2 * r, rx: r, ry: r,
+      class: `arrow-badge ${outcome}`,
+    }, group);
+    svg("text", { x: bx, y: by + 0.01, class: `arrow-label ${outcome}`, "font-size": size }, group)
+      .textContent = text;
+    for (const element of [line, group]) {
+      svg("title", {}, element).textContent = `${move.move}: ${move.outcome || "value unknown"}`;
+      element.addEventListener("click", () => play(move.move));
+      element.addEventListener("mouseenter", () => line.classList.add("hover"));
+      element.addEventListener("mouseleave", () => line.classList.remove("hover"));
+    }
   }
   drawOtherMoves(others);
   $("focus-hint").hidden = sources.size === 0;
@@ -232,6 +247,7 @@ function drawOtherMoves(moves) {
 function drawMoveTable(data) {
   const body = $("moves").querySelector("tbody");
   body.replaceChildren();
+  body.scrollTop = 0;
   const moves = [...data.moves].sort((a, b) => rank(b) - rank(a) || order(a, b));
   for (const move of moves) {
     const row = document.createElement("tr");
