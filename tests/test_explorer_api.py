@@ -263,3 +263,17 @@ def test_super_nonnect_board_marks_the_designated_mini_board(tmp_path: Path) -> 
     # mini-board 0, the top-left 2x2 block: files a-b, ranks 3-4
     assert {n for n, c in cells.items() if c["designated"]} == {"a4", "b4", "a3", "b3"}
     assert sorted(m["move"] for m in after["moves"]) == ["a3", "b3", "b4"]
+
+
+def test_lag_moves_are_arrows_from_the_piece_to_its_target(tmp_path: Path) -> None:
+    client = client_for("lag", {"size": 3}, tmp_path / "none.sqlite", budget=0.2)
+    start = client.get("/api/position").json()
+    cells = {c["cell"]: c for c in start["board"]["cells"]}
+    # by hand: White's 7 pieces form one group, so each moves exactly one cell, forward
+    # (NW or NE) from row d onto the empty row c: 4 pieces x 2 directions
+    assert len(start["moves"]) == 8
+    for move in start["moves"]:
+        source, target = cells[move["from"]], cells[move["to"]]
+        assert move["move"] == f"{source['name']}-{target['name']}"
+        assert source["symbol"] == "W" and target["symbol"] == "."
+        assert source["name"][0] == "d" and target["name"][0] == "c"
