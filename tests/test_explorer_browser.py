@@ -132,6 +132,7 @@ def winner(reference: dict[str, Any], game: Any, position: str) -> str:
 
 def test_control_size_2_in_the_browser(tmp_path: Path) -> None:
     from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
     from selenium.webdriver.support.ui import WebDriverWait
 
     game = load_game("control", size=2)
@@ -155,6 +156,13 @@ def test_control_size_2_in_the_browser(tmp_path: Path) -> None:
             ("a1", winner(after, game, child)),
         ]
 
+        # the copy button puts the position string on the clipboard: paste it back
+        driver.find_element(By.ID, "copy").click()
+        WebDriverWait(driver, 10).until(lambda d: d.find_element(By.ID, "copy").text == "copied")
+        paste = driver.find_element(By.ID, "jump-text")
+        paste.send_keys(Keys.CONTROL, "v")
+        assert paste.get_attribute("value") == child
+        paste.clear()
         driver.find_element(By.ID, "undo").click()
         wait_ready(driver, start["position"])
         check_against(driver, start, "cell")
