@@ -111,6 +111,18 @@ def decode_record(record: int) -> tuple[Outcome, int | None] | None:
     return outcome, None if outcome == Outcome.DRAW else int(record) & REMOTENESS_MASK
 
 
+def win_loss_records(codes: np.ndarray, base: int) -> np.ndarray:
+    """Records of a kernel's value codes ``base + 2 r`` (the player to move wins in ``r``
+    plies) and ``base + 2 r + 1`` (loses in ``r``); codes below ``base`` are not positions
+    (a kernel then marks its own draws). Kernels turn their arrays into records with this
+    as a look-up table."""
+    codes = np.asarray(codes, dtype=np.int64)
+    distance = np.minimum((codes - base) >> 1, MAX_REMOTENESS)
+    outcome = np.where(codes & 1, LOSS, WIN)
+    records = np.where(codes >= base, (outcome << OUTCOME_SHIFT) | distance, NOT_A_POSITION)
+    return records.astype(np.uint16)
+
+
 def _crc(data: bytes | memoryview) -> int:
     return zlib.crc32(data) & 0xFFFFFFFF
 
