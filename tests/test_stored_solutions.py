@@ -313,3 +313,13 @@ def test_the_stored_5x5_solution_satisfies_the_game_equations() -> None:
         assert (answer.outcome, answer.remoteness) == value_from_moves(answer.moves)
         position = game.play(position, rng.choice(list(game.moves(position))))
     assert outcomes == {Outcome.WIN, Outcome.LOSS, Outcome.DRAW}
+
+
+def test_unwritable_packed_folder_is_refused_before_solving(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "db.packed").write_text("a file where the packed folder should be")
+    code, _, err = run(capsys, "solve", "interleave", "--solver", "compiled", "--save",
+                       "--db", str(tmp_path / "db.sqlite"))  # fmt: skip
+    one_line_error(code, err, "cannot write packed solutions")
+    assert "phase=" not in err  # refused before any solving progress
