@@ -2,10 +2,10 @@
 solve on demand within a time budget.
 
 Everything goes through :class:`ValueSource.values`, which answers "value, remoteness and every
-move's value of this position" in the shared :class:`solvers.result.SolveResult` shape, the
-same answer ``cgt query`` and ``cgt solve`` print. Stored solutions are read by
-:func:`stored_values`; a small retrograde solution is kept in memory so that clicking through
-a small board solves it once.
+move's value of this position" as :class:`PositionValues` (the moves as the shared
+:class:`solvers.result.MoveValue`), the same answer ``cgt query`` and ``cgt solve`` print.
+Stored solutions are read by :func:`stored_values` (the lookup of ``cgt query``); a small
+retrograde solution is kept in memory so that clicking through a small board solves it once.
 """
 
 from __future__ import annotations
