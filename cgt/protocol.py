@@ -265,6 +265,11 @@ class Game(ABC, Generic[P, M]):
         the move has no single cell (a pass)."""
         return None
 
+    def move_source(self, position: P, move: M) -> int | None:
+        """The board cell a piece leaves in a movement game (LAG, Entropy), for figures and the
+        explorer's arrows; ``None`` for moves that place, cut or remove (the default)."""
+        return None
+
     # ------------------------------------------------------------- CGT support
     def with_to_move(self, position: P, player: int) -> P:
         """The same position with ``player`` to move (needed for CGT values of partizan

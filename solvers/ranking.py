@@ -26,12 +26,13 @@ class Ranking(Protocol):
         state whose value follows from its children, or a position outside the space)."""
 
 
-def _colex_rank(cells: list[int]) -> int:
+def colex_rank(cells: list[int]) -> int:
     """Rank of a cell set (ascending cells) among the sets of its size: sum C(c_i, i + 1)."""
     return sum(comb(cell, i + 1) for i, cell in enumerate(cells))
 
 
-def _cells(mask: int) -> list[int]:
+def cells_of(mask: int) -> list[int]:
+    """The cells of a bit set, ascending."""
     return [cell for cell in range(mask.bit_length()) if mask >> cell & 1]
 
 
@@ -52,7 +53,7 @@ class EntropyRanking:
 
     def _image(self, mask: int, symmetry: list[int]) -> int:
         out = 0
-        for cell in _cells(mask):
+        for cell in cells_of(mask):
             out |= 1 << symmetry[cell]
         return out
 
@@ -67,7 +68,7 @@ class EntropyRanking:
             o_cells | s_cells
         ) >> self.cells:
             return None  # another piece count or board: another space
-        images = [(_colex_rank(_cells(self._image(o_cells, g))), g) for g in self.symmetries]
+        images = [(colex_rank(cells_of(self._image(o_cells, g))), g) for g in self.symmetries]
         best = min(rank for rank, _ in images)
         cls = bisect_left(self.representatives, best)
         if cls == len(self.representatives) or self.representatives[cls] != best:
@@ -77,7 +78,7 @@ class EntropyRanking:
         free = [cell for cell in range(self.cells) if not o_image >> cell & 1]
         place = {cell: j for j, cell in enumerate(free)}  # cell -> its position among free
         s_rank = min(
-            _colex_rank(sorted(place[cell] for cell in _cells(self._image(s_cells, g))))
+            colex_rank(sorted(place[cell] for cell in cells_of(self._image(s_cells, g))))
             for rank, g in images
             if rank == representative
         )

@@ -110,12 +110,12 @@ def solve_and_store(
     root = game.render(position)
     path = packed_path(database, game, root)
     check_writable(path.parent)
+    commit = git_commit()  # the code that solves, even if the checkout moves on meanwhile
     entries: list[PackedEntry] = []
 
     def keep(space: Any, result: SolveResult) -> None:
         started = time.perf_counter()
         created = datetime.now(UTC).isoformat(timespec="seconds")
-        commit = git_commit()
         meta = {
             "game": game.name,
             "params": game.parameters,

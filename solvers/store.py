@@ -34,7 +34,6 @@ import threading
 import zlib
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -112,6 +111,18 @@ def decode_record(record: int) -> tuple[Outcome, int | None] | None:
     return outcome, None if outcome == Outcome.DRAW else int(record) & REMOTENESS_MASK
 
 
+def win_loss_records(codes: np.ndarray, base: int) -> np.ndarray:
+    """Records of a kernel's value codes ``base + 2 r`` (the player to move wins in ``r``
+    plies) and ``base + 2 r + 1`` (loses in ``r``); codes below ``base`` are not positions
+    (a kernel then marks its own draws). Kernels turn their arrays into records with this
+    as a look-up table."""
+    codes = np.asarray(codes, dtype=np.int64)
+    distance = np.minimum((codes - base) >> 1, MAX_REMOTENESS)
+    outcome = np.where(codes & 1, LOSS, WIN)
+    records = np.where(codes >= base, (outcome << OUTCOME_SHIFT) | distance, NOT_A_POSITION)
+    return records.astype(np.uint16)
+
+
 def _crc(data: bytes | memoryview) -> int:
     return zlib.crc32(data) & 0xFFFFFFFF
 
@@ -162,6 +173,8 @@ def write_packed_solution(
     is either the old file or the new complete one. Blocks compress on ``threads`` threads
     (default: the CPUs available). An unwritable place is a one-line :class:`StoreError`.
     """
+    from concurrent.futures import ThreadPoolExecutor  # only writers need threads
+
     import zstandard
 
     path = Path(path)
@@ -232,7 +245,7 @@ def write_packed_solution(
 
 
 def _ordered_map(
-    pool: ThreadPoolExecutor,
+    pool: Any,
     function: Callable[[np.ndarray], bytes],
     items: Iterable[np.ndarray],
     window: int,
@@ -419,9 +432,10 @@ class PackedSolution:
         start, stop = max(0, int(start)), min(self.record_count, int(stop))
         out = np.empty(max(0, stop - start), dtype=np.uint16)
         position = start
+        bulk = stop - start > 4 * self.records_per_block  # a scan: keep the cache for queries
         while position < stop:
             block, offset = divmod(position, self.records_per_block)
-            data = self._read_block(block) if stop - start > CACHED_BLOCKS else self.block(block)
+            data = self._read_block(block) if bulk else self.block(block)
             take = min(data.size - offset, stop - position)
             out[position - start : position - start + take] = data[offset : offset + take]
             position += take

@@ -19,13 +19,13 @@ import pytest
 
 from cgt.games.entropy import Entropy
 from cgt.games.interleave import Interleave
-from cgt.protocol import Game
+from cgt.protocol import Game, Outcome
 from solvers import store
 from solvers.database import SolutionDatabase
 from solvers.kernels.entropy import EntropySpace
 from solvers.kernels.entropy import warm_up as warm_up_entropy
 from solvers.kernels.interleave import warm_up as warm_up_interleave
-from solvers.query import NotStoredError, query_position
+from solvers.query import NotStoredError, query_position, value_from_moves
 from solvers.ranking import ranking_from_meta
 from solvers.retrograde import retrograde
 from solvers.saved import solve_and_store
@@ -282,3 +282,44 @@ def test_records_of_the_spaces_are_the_documented_encoding() -> None:
         decoded = store.decode_record(int(records[index]))
         if decoded is not None:
             assert decoded == space.value_of(space.position(index))
+
+
+@pytest.mark.slow
+def test_the_stored_5x5_solution_satisfies_the_game_equations() -> None:
+    """The 5x5 space kept by ``cgt solve entropy --solver compiled --save`` (default database):
+    at the start and at positions of random play, the stored value is what the readable
+    rules' moves and the stored values of their children make it (a won position has a
+    winning move one ply faster, a lost one only losing moves, the slowest one ply slower)."""
+    game = Entropy()
+    database = SolutionDatabase()
+    if not database.packed_solutions(game.name, dict(game.parameters)):
+        pytest.skip("no stored 5x5 solution: run cgt solve entropy --solver compiled --save")
+    rng = random.Random(5)
+    position = game.initial_position()
+    outcomes = set()
+    for step in range(600):
+        if step % 2:  # every other one a random placement of the 7 + 7 pieces
+            cells = rng.sample("O" * 7 + "S" * 7 + "." * 11, 25)
+            rows = "/".join("".join(cells[i : i + 5]) for i in range(0, 25, 5))
+            position = game.parse(f"{rows} {rng.choice('OS')}")
+        answer = query_position(game, position, database)
+        outcomes.add(answer.outcome)
+        over = game.result(position)
+        if over is not None:
+            assert (answer.outcome, answer.moves) == (over, [])
+            position = game.initial_position()
+            continue
+        assert len(answer.moves) == len(game.moves(position))
+        assert (answer.outcome, answer.remoteness) == value_from_moves(answer.moves)
+        position = game.play(position, rng.choice(list(game.moves(position))))
+    assert outcomes == {Outcome.WIN, Outcome.LOSS, Outcome.DRAW}
+
+
+def test_unwritable_packed_folder_is_refused_before_solving(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "db.packed").write_text("a file where the packed folder should be")
+    code, _, err = run(capsys, "solve", "interleave", "--solver", "compiled", "--save",
+                       "--db", str(tmp_path / "db.sqlite"))  # fmt: skip
+    one_line_error(code, err, "cannot write packed solutions")
+    assert "phase=" not in err  # refused before any solving progress

@@ -380,6 +380,10 @@ class Entropy(Game[EntropyPosition, EntropyMove]):
         """The square the piece moves to; ``None`` for the pass."""
         return None if move == PASS else move[1]
 
+    def move_source(self, position: EntropyPosition, move: EntropyMove) -> int | None:
+        """The square the piece leaves; ``None`` for the pass."""
+        return None if move == PASS else move[0]
+
     # ------------------------------------------------------------- CGT support
     def with_to_move(self, position: EntropyPosition, player: int) -> EntropyPosition:
         return (position[0], position[1], player)

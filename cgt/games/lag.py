@@ -398,6 +398,9 @@ class Lag(Game[LagPosition, LagMove]):
     def move_target(self, position: LagPosition, move: LagMove) -> int | None:
         return move[1]
 
+    def move_source(self, position: LagPosition, move: LagMove) -> int | None:
+        return move[0]
+
     # ------------------------------------------------------------- CGT support
     def with_to_move(self, position: LagPosition, player: int) -> LagPosition:
         return (position[0], position[1], player)

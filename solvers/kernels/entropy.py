@@ -89,6 +89,7 @@ from solvers.kernels.base import SearchBudgetExceeded
 from solvers.kernels.packed import SpaceKeeper, packed_solve_result
 from solvers.kernels.table import I64, U64, popcount
 from solvers.memory import require_memory, zeroed_array
+from solvers.ranking import cells_of, colex_rank
 from solvers.result import MoveValue, SolveResult
 from solvers.retrograde import follow_best_moves
 
@@ -885,21 +886,14 @@ def _split_ranges(pending: list[tuple[int, int]], slices: int) -> list[tuple[int
     return ranges
 
 
-def _cells_of(mask: int) -> list[int]:
-    return [cell for cell in range(mask.bit_length()) if mask >> cell & 1]
-
-
 @cache
 def _record_of_code() -> np.ndarray:
     """The :mod:`solvers.store` record of every ``value`` code: unresolved and terminal
     draws are draws, duplicates are not positions."""
-    codes = np.arange(1 << 16, dtype=np.int64)
-    distance = np.minimum((codes - WIN_BASE) >> 1, store.MAX_REMOTENESS)
-    outcome = np.where(codes & 1, store.LOSS, store.WIN)
-    table = np.where(codes >= WIN_BASE, (outcome << store.OUTCOME_SHIFT) | distance, 0)
+    table = store.win_loss_records(np.arange(1 << 16), WIN_BASE)
     table[UNRESOLVED] = table[TERMINAL_DRAW] = store.DRAW << store.OUTCOME_SHIFT
     table[DUPLICATE] = store.NOT_A_POSITION
-    return table.astype(np.uint16)
+    return table
 
 
 class EntropySpace:
@@ -1241,10 +1235,7 @@ class EntropySpace:
         symmetries as cell permutations)."""
         if not self.classes:
             self.build_tables()
-        representatives = [
-            sum(comb(cell, i + 1) for i, cell in enumerate(_cells_of(int(mask))))
-            for mask in self.rep_mask
-        ]
+        representatives = [colex_rank(cells_of(int(mask))) for mask in self.rep_mask]
         return {
             "scheme": "entropy",
             "cells": self.cells,

@@ -470,13 +470,8 @@ def sweep(
 def _record_of_code(loser: bool) -> np.ndarray:
     """The :mod:`solvers.store` record of every ``value`` byte (under ``turns=loser`` its
     mover bit is not part of the code); unreached placements are not positions."""
-    codes = np.arange(256, dtype=np.int64)
-    if loser:
-        codes &= MOVER_BIT - 1
-    distance = (codes - SOLVED_BASE) >> 1
-    outcome = np.where(codes & 1, store.LOSS, store.WIN)
-    table = np.where(codes >= SOLVED_BASE, (outcome << store.OUTCOME_SHIFT) | distance, 0)
-    return table.astype(np.uint16)
+    codes = np.arange(256)
+    return store.win_loss_records(codes & (MOVER_BIT - 1) if loser else codes, SOLVED_BASE)
 
 
 class InterleaveSpace:

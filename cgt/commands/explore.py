@@ -1,0 +1,132 @@
+"""``cgt explore``: click through a game in the browser, every move coloured by its value.
+
+``cgt explore control -p size=2`` starts a local web server on 127.0.0.1 and prints its
+address; values come from the stored solution when there is one, otherwise each position is
+solved on demand within ``--budget`` seconds. ``--host`` serves other machines too (with a
+warning: the explorer has no authentication).
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import socket
+from pathlib import Path
+from typing import Any
+
+import click
+
+from cgt.cli import make_game, param_option
+from cgt.errors import ParameterError
+
+#: Longest solve budget a position may get (the server solves one position at a time).
+MAX_BUDGET_SECONDS = 600.0
+
+
+def is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+Address = tuple[socket.AddressFamily, socket.SocketKind, int, tuple[Any, ...]]
+
+
+def resolve(host: str, port: int) -> Address:
+    """The address to listen on (a one-line error for a host that does not resolve)."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except socket.gaierror as exc:
+        raise ParameterError(f"--host {host!r}: {exc.strerror}") from None
+    family, kind, proto, _, address = infos[0]
+    return family, kind, proto, address
+
+
+def listen(host: str, address: Address) -> socket.socket:
+    """A listening socket (port 0: any free port), so the address printed is the real one."""
+    family, kind, proto, where = address
+    sock = socket.socket(family, kind, proto)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind(where)
+    except OSError as exc:
+        sock.close()
+        raise ParameterError(f"cannot listen on {host}:{where[1]}: {exc.strerror}") from None
+    sock.listen(128)
+    return sock
+
+
+@click.command("explore")
+@click.argument("game_name", metavar="GAME")
+@param_option
+@click.option(
+    "--port",
+    type=click.IntRange(0, 65535),
+    default=8765,
+    show_default=True,
+    help="Port to listen on (0: any free port).",
+)
+@click.option(
+    "--host",
+    default="127.0.0.1",
+    show_default=True,
+    help="Address to listen on. Anything but loopback lets other machines in (a warning).",
+)
+@click.option(
+    "--budget",
+    type=click.FloatRange(min=0, min_open=True, max=MAX_BUDGET_SECONDS),
+    default=10.0,
+    show_default=True,
+    help="Seconds a position without a stored solution may take to solve.",
+)
+@click.option(
+    "--db",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Solution database (default $CGT_DB or ~/.cache/cgt/solutions.sqlite).",
+)
+@click.option(
+    "--reports",
+    "reports_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("reports"),
+    show_default=True,
+    help="Directory of the reports and claim certificates the page links to.",
+)
+def explore_command(
+    game_name: str,
+    params: tuple[str, ...],
+    port: int,
+    host: str,
+    budget: float,
+    db: Path | None,
+    reports_dir: Path,
+) -> None:
+    """Explore GAME in the browser: every legal move coloured by its value for the mover."""
+    import uvicorn
+
+    from cgt.explorer.app import Explorer, create_app
+    from cgt.explorer.values import ValueSource
+
+    game = make_game(game_name, params)
+    explorer = Explorer(game, ValueSource(game, db, max_seconds=budget), reports_dir)
+    app = create_app(explorer)
+    address = resolve(host, port)
+    if not is_loopback(str(address[3][0])):
+        click.echo(
+            f"cgt: warning: listening on {host}: anyone who can reach this machine can use the "
+            "explorer (and make it solve for up to --budget seconds per position)",
+            err=True,
+        )
+    sock = listen(host, address)
+    actual_host, actual_port = sock.getsockname()[:2]
+    shown = f"[{actual_host}]" if ":" in actual_host else actual_host
+    click.echo(f"cgt explore {game.label()}: http://{shown}:{actual_port}/  (Ctrl-C stops)")
+    config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=2)
+    server = uvicorn.Server(config)
+    try:
+        server.run(sockets=[sock])
+    finally:
+        sock.close()
