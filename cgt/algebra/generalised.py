@@ -73,37 +73,65 @@ def _generalised_id(n: int, cumulative: bool) -> int:
     return generalised_up(n, cumulative=cumulative).id
 
 
+def expansion(g: int) -> tuple[Fraction, tuple[int, ...], int] | None:
+    """CGSuite's uptimal expansion ``(x, (a_1, ..., a_k), m)`` of ``g`` when the toolkit
+    knows it: ``x + a_1.^ + *m`` and the generalised ups ``x +- ^<n> + *m``,
+    ``x +- ^[n] + *m``; ``None`` otherwise (other expansions, such as ``^^ + ^<2>``, are
+    not recognised)."""
+    tag = uptimal_of_id(g)
+    if tag is not None:
+        x, n, m = tag
+        return x, ((n,) if n else ()), m
+    found = generalised_parts(g)
+    if found is None:
+        return None
+    x, n, kind, m = found
+    sign = 1 if n > 0 else -1
+    if kind == "<>":
+        return x, (0,) * (abs(n) - 1) + (sign,), m
+    return x, (sign,) * abs(n), m
+
+
 @cache
 def generalised_parts(g: int) -> tuple[Fraction, int, str, int] | None:
-    """``(x, n, kind, m)`` when ``g = x +- ^<n> + *m`` (kind ``"<>"``) or ``x +- ^[n] + *m``
-    (kind ``"[]"``) with ``n >= 2`` (``n`` carries the sign), else ``None``.
+    """``(x, n, kind, m)`` when ``g = x +- ^<|n|> + *m`` (kind ``"<>"``) or
+    ``x +- ^[|n|] + *m`` (kind ``"[]"``) with ``|n| >= 2`` (the sign of ``n`` is the sign of
+    the ups), else ``None``.
 
-    A generalised uptimal with a positive last coefficient has one Right option, a negative
-    one one Left option; both stops equal ``x``. Candidates ``n`` run up to the birthday
-    bound (``^<n>`` and ``^[n]`` are born on day ``n + 1``) and are confirmed by comparing
-    ids; ``g - x -+ ^<n>`` must then be a nimber.
+    The shape gives the candidate (CGSuite's ``uptimalExpansion``): a positive one has a
+    single Right option, ``x + v[n-1] + *(m^1)`` for ``^<n>`` and ``x + *(m^1)`` for ``^[n]``,
+    whose Left options include ``x + ^[n-1] + *m``; a negative one is the negative of a
+    positive one. The candidate is confirmed by building it and comparing ids.
     """
-    from cgt.algebra.game import birthday_id
-    from cgt.algebra.thermograph import left_stop, right_stop
-
     if uptimal_of_id(g) is not None:
         return None
-    left, right = left_options_id(g), right_options_id(g)
-    if len(left) != 1 and len(right) != 1:
+    for sign, h in ((1, g), (-1, negate_id(g))):
+        found = _positive_parts(h)
+        if found is not None:
+            x, n, kind, m = found
+            return sign * x, sign * n, kind, m
+    return None
+
+
+def _positive_parts(g: int) -> tuple[Fraction, int, str, int] | None:
+    right = right_options_id(g)
+    if len(right) != 1:
         return None
-    game = CanonicalForm(g)
-    x = left_stop(game)
-    if right_stop(game) != x:
+    below = expansion(right[0])
+    if below is None:
         return None
-    infinitesimal = add_id(g, number_id(-x))
-    top = birthday_id(g)
-    for n in range(2, top + 1):
-        for kind in ("<>", "[]"):
-            unit = _generalised_id(n, kind == "[]")
-            for sign, signed_unit in ((1, unit), (-1, negate_id(unit))):
-                rest = uptimal_of_id(add_id(infinitesimal, negate_id(signed_unit)))
-                if rest is not None and rest[0] == 0 and rest[1] == 0:
-                    return x, sign * n, kind, rest[2]
+    x, coefficients, star = below
+    candidates: list[tuple[int, str]] = []
+    if coefficients and all(a == -1 for a in coefficients):
+        candidates.append((len(coefficients) + 1, "<>"))
+    if not coefficients:
+        for option in left_options_id(g):
+            found = expansion(option)
+            if found is not None and found[1] and all(a == 1 for a in found[1]):
+                candidates.append((len(found[1]) + 1, "[]"))
+    for n, kind in candidates:
+        if n >= 2 and uptimal_with_generalised(x, n, kind, star ^ 1) == g:
+            return x, n, kind, star ^ 1
     return None
 
 
