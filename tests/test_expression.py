@@ -198,3 +198,30 @@ def test_eval_plots_a_thermograph(capsys: pytest.CaptureFixture[str], tmp_path: 
     assert target.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     code, _, err = run(capsys, "eval", "^ <= *", "--plot", str(target))
     assert code == 2 and "needs a game or a thermograph" in err
+
+
+def test_uptimal_expansions_as_cgsuite_tests_them() -> None:
+    """CGSuite's UptimalTest: sums of a number, a nimber and multiples of ^, ^<2>, ^<3> (built
+    here from their definitions ^<2> = {0|v*}, ^<3> = {0|v* - ^<2>}) have exactly those
+    coefficients as their expansion."""
+    from itertools import product
+
+    from cgt.algebra.generalised import expansion
+
+    up2 = G([0], [-UP + STAR])
+    up3 = G([0], [-UP + STAR - up2])
+    for number, nimber in product([0, 1, F(-5, 4)], [0, 1, 2]):
+        for a1, a2, a3 in product(range(-2, 3), repeat=3):
+            g = number + CanonicalForm.nimber(nimber) + a1 * UP + a2 * up2 + a3 * up3
+            coefficients = (a1, a2, a3)
+            while coefficients and coefficients[-1] == 0:
+                coefficients = coefficients[:-1]
+            assert expansion(g.id) == (F(number), coefficients, nimber), (
+                number,
+                nimber,
+                a1,
+                a2,
+                a3,
+            )
+    assert str(up2) == "^<2>" and str(UP + up2 + up3) == "^[3]" and str(-up3 + STAR) == "v<3>*"
+    assert evaluate("^<3>") == up3 and evaluate("v[2]*") == -UP - up2 + STAR

@@ -36,7 +36,24 @@ cannot fit, such as an integer of a billion (its canonical form has a billion su
 
 
 class BudgetExceeded(CGTError):
-    """A value computation crossed its bound on time, forms or memory."""
+    """A value computation crossed its bound on time, forms or memory (``bound``: which:
+    ``"seconds"``, ``"forms"`` or ``"memory"``), with how far it got."""
+
+    def __init__(self, message: str, bound: str = "", forms: int = 0, seconds: float = 0.0):
+        super().__init__(message)
+        self.bound = bound
+        self.forms = forms
+        self.seconds = seconds
+
+    def as_dict(self) -> dict[str, Any]:
+        """What ``--json`` prints for a stopped computation."""
+        return {
+            "stopped": self.bound,
+            "message": str(self),
+            "forms": self.forms,
+            "seconds": round(self.seconds, 3),
+            "memory_bytes": resident_bytes(),
+        }
 
 
 def resident_bytes() -> int:
@@ -100,25 +117,50 @@ class Budget:
         if self.max_forms is not None and forms > self.max_forms:
             raise BudgetExceeded(
                 f"refused: the value needs more than --max-forms {self.max_forms:,} canonical "
-                f"forms ({done})"
+                f"forms ({done})",
+                "forms",
+                forms,
+                elapsed,
             )
         if self.max_bytes is not None and memory + extra_bytes > self.max_bytes:
             growing = f" ({what} would add {format_size(extra_bytes)})" if extra_bytes else ""
             raise BudgetExceeded(
                 f"refused: the value needs more than --max-memory {format_size(self.max_bytes)}"
-                f"{growing} ({done})"
+                f"{growing} ({done})",
+                "memory",
+                forms,
+                elapsed,
             )
         if self.max_seconds is not None and elapsed > self.max_seconds:
-            raise BudgetExceeded(f"gave up: --max-seconds {self.max_seconds:g} reached ({done})")
+            raise BudgetExceeded(
+                f"gave up: --max-seconds {self.max_seconds:g} reached ({done})",
+                "seconds",
+                forms,
+                elapsed,
+            )
         if self.progress is not None:
             self.progress({"forms": forms, "memory": format_size(memory)})
 
-    def room_for_forms(self, forms_now: int, more: int) -> None:
-        """Refuse at once a step known to need ``more`` new forms that cannot fit."""
+    def room_for(self, forms_now: int, more: int, what: str, more_bytes: int = 0) -> None:
+        """Refuse at once a step known to need ``more`` new forms (and ``more_bytes`` of
+        memory beyond them) that cannot fit; ``what`` names the step."""
+        # memory beyond the forms themselves counts as forms of BYTES_PER_FORM each
+        more += more_bytes // BYTES_PER_FORM
         if self.max_forms is not None and forms_now + more > self.max_forms:
-            self.check(forms_now + more)
-        if self.max_bytes is not None:
-            self.check(forms_now, extra_bytes=more * BYTES_PER_FORM, what=f"{more:,} forms")
+            raise BudgetExceeded(
+                f"refused: {what} needs {more:,} more canonical forms (or their memory), beyond --max-forms "
+                f"{self.max_forms:,} (the table holds {forms_now:,})",
+                "forms",
+                forms_now,
+            )
+        needed = more * BYTES_PER_FORM
+        if self.max_bytes is not None and resident_bytes() + needed > self.max_bytes:
+            raise BudgetExceeded(
+                f"refused: {what} needs about {format_size(needed)} more memory, beyond "
+                f"--max-memory {format_size(self.max_bytes)}",
+                "memory",
+                forms_now,
+            )
 
     @contextmanager
     def active(self) -> Iterator[Budget]:

@@ -622,6 +622,9 @@ class Evaluator:
         if node.op == "×":
             return self._times(node, left, right)
         if node.op in ("+", "-"):
+            x, y = _number_of(left), _number_of(right)
+            if x is not None and y is not None and not (is_dyadic(x) and is_dyadic(y)):
+                return _reduce_number(x + y if node.op == "+" else x - y)  # rationals: 5/6
             if _is_plain_number(left) and _is_plain_number(right):
                 return left + right if node.op == "+" else left - right
             g, h = self.game(left, node.left), self.game(right, node.right)
@@ -629,8 +632,9 @@ class Evaluator:
         return self._relation(node, left, right)
 
     def _times(self, node: Binary, left: Value, right: Value) -> Value:
-        if _is_plain_number(left) and _is_plain_number(right):
-            return _reduce_number(Fraction(left) * Fraction(right))
+        x, y = _number_of(left), _number_of(right)
+        if x is not None and y is not None:
+            return _reduce_number(x * y)
         count, game, game_node = left, right, node.right
         if not _is_integer(count):
             count, game, game_node = right, left, node.left
@@ -720,6 +724,15 @@ def _is_game(value: Value) -> bool:
 
 def _is_plain_number(value: Value) -> bool:
     return isinstance(value, Fraction | int) and not isinstance(value, bool)
+
+
+def _number_of(value: Value) -> Fraction | None:
+    """The number ``value`` is (a rational, or a game that is a number), else ``None``."""
+    if isinstance(value, CanonicalForm):
+        return value.number_value()
+    if _is_plain_number(value):
+        return Fraction(value)
+    return None
 
 
 def _is_game_or_number(value: Value) -> bool:
@@ -834,10 +847,34 @@ def _generalised(cumulative: bool) -> Callable[[Evaluator, Call, list[Value]], V
         from cgt.algebra.generalised import power
 
         g = evaluator.game(args[0], node.args[0])
-        n = args[1]
-        if not _is_integer(n) or _as_fraction(n) < 1:
-            raise ExpressionError(f"column {node.column}: the exponent must be an integer >= 1")
-        return power(g, int(_as_fraction(n)), cumulative=cumulative)
+        x = evaluator.game(args[1], node.args[1])
+        if not isinstance(g, CanonicalForm) or not isinstance(x, CanonicalForm):
+            return loopy_value(node, evaluator)
+        return power(g, x, cumulative=cumulative)
+
+    return apply
+
+
+def _subordinate(evaluator: Evaluator, node: Call, args: list[Value]) -> Value:
+    from cgt.algebra.generalised import subordinate
+
+    g = evaluator.game(args[0], node.args[0])
+    base = evaluator.game(args[1], node.args[1])
+    if not isinstance(g, CanonicalForm) or not isinstance(base, CanonicalForm):
+        return loopy_value(node, evaluator)
+    return CanonicalForm(subordinate(g.id, base.id))
+
+
+def _two_games(name: str) -> Callable[[Evaluator, Call, list[Value]], Value]:
+    def apply(evaluator: Evaluator, node: Call, args: list[Value]) -> Value:
+        import importlib
+
+        thermograph = importlib.import_module("cgt.algebra.thermograph")
+        g = evaluator.game(args[0], node.args[0])
+        h = evaluator.game(args[1], node.args[1])
+        if not isinstance(g, CanonicalForm) or not isinstance(h, CanonicalForm):
+            return loopy_value(node, evaluator)
+        return CanonicalForm(getattr(thermograph, name)(g.id, h.id))
 
     return apply
 
@@ -884,6 +921,9 @@ FUNCTIONS: dict[str, tuple[int, int, Callable[[Evaluator, Call, list[Value]], Va
     "compare": (2, 2, _compare),
     "tiny": (1, 1, _tiny_miny(1)),
     "miny": (1, 1, _tiny_miny(-1)),
+    "nortonproduct": (2, 2, _two_games("norton_product")),
+    "ordinalsum": (2, 2, _two_games("ordinal_sum")),
+    "subordinate": (2, 2, _subordinate),
     "pow": (2, 2, _generalised(False)),
     "powto": (2, 2, _generalised(True)),
 }

@@ -291,7 +291,7 @@ def _integer_id(n: int) -> int:
 
         budget = active_budget()
         if budget is not None:
-            budget.room_for_forms(table_size(), abs(n - known))
+            budget.room_for(table_size(), abs(n - known), f"the integer {n}")
     g = _number_index[Fraction(known)]
     while known != n:
         known += step
@@ -330,8 +330,28 @@ def uptimal_id(triple: Uptimal) -> int:
     x, n, m = triple
     if n == 0 and m == 0:
         return number_id(x)
+    if n == 0 and m > 2 and (x, 0, m - 1) not in _uptimal_index:
+        _build_nimbers(x, m)
     left, right = _uptimal_shape(triple)
     return _intern(left, right, triple)
+
+
+def _build_nimbers(x: Fraction, m: int) -> None:
+    """Intern ``x + *j`` for ``j < m`` in increasing order (a loop: ``*m`` has ``m`` options
+    on each side and ``m`` levels of subpositions, too deep for a recursion), asking the
+    active budget first: ``*m`` holds about ``m * m / 2`` option ids."""
+    from cgt.algebra.budget import active_budget
+
+    known = 1
+    while (x, 0, known + 1) in _uptimal_index:
+        known += 1
+    budget = active_budget()
+    if budget is not None and m - known > 256:
+        budget.room_for(table_size(), m - known, f"*{m}", (m * m - known * known) * 4)
+    for j in range(known + 1, m):
+        if budget is not None and j % 256 == 0:
+            budget.check(table_size())
+        uptimal_id((x, 0, j))
 
 
 def _uptimal_le(g: tuple[float | Fraction, int, int], h: tuple[float | Fraction, int, int]) -> bool:

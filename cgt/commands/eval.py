@@ -21,7 +21,9 @@ from typing import Any
 import click
 
 from cgt.algebra.expression import evaluate, format_value, value_kind
+from cgt.commands.bounds import bound_options, make_budget, run_bounded
 from cgt.errors import CGTError
+from cgt.progress import StderrProgress
 
 
 def eval_report(value: Any, text: str) -> dict[str, Any]:
@@ -90,16 +92,34 @@ def plot_thermograph(value: Any, path: Path) -> None:
     metavar="FILE.png",
     help="Draw the thermograph of the result (a game or a thermograph) into FILE.",
 )
-def eval_command(expression: str, as_json: bool, plot: Path | None) -> None:
+@bound_options
+def eval_command(
+    expression: str,
+    as_json: bool,
+    plot: Path | None,
+    max_seconds: float | None,
+    max_forms: int | None,
+    max_memory: str | None,
+) -> None:
     """Evaluate a CGSuite EXPRESSION: games ({1|-1}, ^, *2, 3/8, +-1, Tiny(2)), sums and
     differences, comparisons (<=, >=, <, >, ==, <> for confused), and functions
     (temperature, thermograph, mean, left_stop, right_stop, outcome, birthday,
     left_options, right_options, cool, heat, atomic_weight, reduced, compare, pow, powto;
-    also as methods: G.Temperature)."""
-    value = evaluate(expression)
+    also as methods: G.Temperature). Bounded by --max-seconds, --max-forms, --max-memory."""
+    progress = StderrProgress("eval")
+
+    def compute() -> tuple[Any, dict[str, Any] | None, str]:
+        value = evaluate(expression)
+        return value, (eval_report(value, expression) if as_json else None), format_value(value)
+
+    try:
+        budget = make_budget(max_seconds, max_forms, max_memory, progress)
+        value, report, text = run_bounded(budget, as_json, compute)
+    finally:
+        progress.close()
     if plot is not None:
         plot_thermograph(value, plot)
     if as_json:
-        click.echo(json.dumps(eval_report(value, expression), indent=2))
+        click.echo(json.dumps(report, indent=2))
         return
-    click.echo(format_value(value))
+    click.echo(text)

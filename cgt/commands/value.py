@@ -10,13 +10,17 @@ their Grundy sequence.
 from __future__ import annotations
 
 import json
+from contextlib import nullcontext
 from typing import Any
 
 import click
 
+from cgt.algebra.budget import Budget
 from cgt.algebra.impartial import octal_periodicity
 from cgt.algebra.thermograph import left_stop, right_stop, thermograph
 from cgt.algebra.values import ValueCalculator
+from cgt.commands.bounds import bound_options, make_budget, run_bounded
+from cgt.errors import ParameterError
 from cgt.progress import StderrProgress
 from cgt.registry import load_game
 
@@ -29,25 +33,38 @@ OUTCOME_WORDS = {
 
 
 def value_report(
-    game_name: str, params: dict[str, Any], position_text: str | None
+    game_name: str,
+    params: dict[str, Any],
+    position_text: str | None,
+    budget: Budget | None = None,
 ) -> dict[str, Any]:
     """Value of a position as plain data (what ``cgt value --json`` prints).
 
     Raises :class:`cgt.errors.CGTError` subclasses for an unknown game, bad parameters or a
-    malformed position. Numbers are strings (``"1/2"``) so JSON keeps them exact.
+    malformed position, :class:`~cgt.algebra.budget.BudgetExceeded` when ``budget`` stops
+    the computation. Numbers are strings (``"1/2"``) so JSON keeps them exact.
     """
     game = load_game(game_name, **params)
     position = game.initial_position() if position_text is None else game.parse(position_text)
+    if budget is None or budget.max_seconds is None:
+        refuse_hopeless(game, position)
     progress = StderrProgress("value")
+    if budget is not None:
+        budget.progress = progress
     calculator = ValueCalculator(game, progress=progress)
     try:
-        value = calculator(position)
+        with budget.active() if budget is not None else nullcontext():
+            value = calculator(position)
+            graph = thermograph(value)
     finally:
         progress.close()
-    graph = thermograph(value)
+    parameters = dict(game.parameters)
+    for side in ("rows", "cols"):  # a board given as a position has its own size
+        if side in parameters and isinstance(getattr(position, side, None), int):
+            parameters[side] = getattr(position, side)
     report: dict[str, Any] = {
         "game": game.name,
-        "params": game.parameters,
+        "params": parameters,
         "position": game.render(position),
         "canonical": str(value),
         "outcome": value.outcome(),
@@ -68,6 +85,26 @@ def value_report(
     if isinstance(code, str):
         report["periodicity"] = octal_period_report(code)
     return report
+
+
+#: Domineering boards with more free cells than this are refused without --max-seconds: the
+#: largest boards valued so far (5x6, 4x8, 2x20; benchmarks/CANONICAL.md) have 30 to 40 cells,
+#: and the 6x6 board (36) does not finish within the memory of a 24 GB machine.
+HOPELESS_DOMINEERING_CELLS = 40
+
+
+def refuse_hopeless(game: Any, position: Any) -> None:
+    """Refuse, before any work, a value that cannot finish (a huge Domineering board) unless
+    the user gave a time bound to try anyway."""
+    if game.name != "domineering":
+        return
+    free = position.rows * position.cols - bin(position.blocked).count("1")
+    if free > HOPELESS_DOMINEERING_CELLS:
+        raise ParameterError(
+            f"a Domineering board with {free} free cells will not finish (boards of more than "
+            f"{HOPELESS_DOMINEERING_CELLS} free cells are out of reach); "
+            "give --max-seconds to try anyway"
+        )
 
 
 #: How many Grundy values ``cgt value`` computes at most when looking for an octal period.
@@ -93,14 +130,25 @@ def octal_period_report(code: str) -> dict[str, Any] | None:
 @click.argument("position", required=False)
 @click.option("-p", "--param", "params", multiple=True, metavar="KEY=VALUE", help="Game parameter.")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON object.")
+@bound_options
 def value_command(
-    game_name: str, position: str | None, params: tuple[str, ...], as_json: bool
+    game_name: str,
+    position: str | None,
+    params: tuple[str, ...],
+    as_json: bool,
+    max_seconds: float | None,
+    max_forms: int | None,
+    max_memory: str | None,
 ) -> None:
     """Canonical form (CGSuite notation), outcome class, stops, mean and temperature of a
-    position (default: the initial position) of a normal-play game."""
+    position (default: the initial position) of a normal-play game. Bounded by
+    --max-seconds, --max-forms and --max-memory (exit status 3 when a bound stops it)."""
     from cgt.cli import parse_params
 
-    report = value_report(game_name, parse_params(params), position)
+    budget = make_budget(max_seconds, max_forms, max_memory)
+    report = run_bounded(
+        budget, as_json, lambda: value_report(game_name, parse_params(params), position, budget)
+    )
     if as_json:
         click.echo(json.dumps(report, indent=2))
         return

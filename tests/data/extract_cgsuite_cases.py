@@ -3,7 +3,7 @@
 Usage: python tests/data/extract_cgsuite_cases.py CGSUITE_CHECKOUT > tests/data/cgsuite_cases.json
 
 Reads lib/core/src/test/scala/org/cgsuite/lang/{GameTest,CanonicalShortGameTestCase,
-GameGridTest,...}.scala at the checkout's HEAD (``git show``) and writes every (expression,
+EvalTest,CgsuiteLangTest}.scala at the checkout's HEAD (``git show``) and writes every (expression,
 expected output) pair as JSON, with the commit. Which pairs the toolkit can evaluate is
 decided in tests/test_cgsuite_cases.py, by the features an expression uses, never by
 whether it passes.
@@ -16,15 +16,9 @@ import re
 import subprocess
 import sys
 
-FILES = [
-    "GameTest",
-    "CanonicalShortGameTestCase",
-    "GameGridTest",
-    "GameStripTest",
-    "GameHeapTest",
-    "EvalTest",
-    "CgsuiteLangTest",
-]
+FILES = ["GameTest", "CanonicalShortGameTestCase", "EvalTest", "CgsuiteLangTest"]
+"""The files whose tuples are (name, expression, expected) or (expression, expected); the
+game-grid and heap tests tabulate other things (rules and Grundy sequences)."""
 STRING = r'"((?:[^"\\]|\\.)*)"'
 TRIPLE = re.compile(rf"^\s*\(\s*{STRING}\s*,\s*{STRING}\s*,\s*{STRING}\s*\)")
 PAIR = re.compile(rf"^\s*\(\s*{STRING}\s*,\s*{STRING}\s*\)")
