@@ -4,7 +4,8 @@ Example: ``cgt value domineering "..|.."`` prints ``+-1`` with outcome N, stops 
 mean 0 and temperature 1. A position that splits into independent components (Domineering
 regions, Snort, Control regions around frozen pieces) also lists each component's value. Impartial games print their nimber ``*g`` (Grundy value ``g``);
 octal games (``octal``, ``kayles``, ``dawsons-kayles``) also the period and pre-period of
-their Grundy sequence.
+their Grundy sequence, and heap positions of up to 40 tokens their misère Grundy value and
+genus.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import Any
 import click
 
 from cgt.algebra.budget import Budget
-from cgt.algebra.impartial import octal_periodicity
+from cgt.algebra.impartial import HeapGenus, octal_periodicity
 from cgt.algebra.thermograph import left_stop, right_stop, thermograph
 from cgt.algebra.values import ValueCalculator
 from cgt.commands.bounds import bound_options, make_budget, run_bounded
@@ -81,6 +82,12 @@ def value_report(
         ]
     if game.impartial:
         report["grundy"] = value.nim_value()
+        heaps = getattr(position, "heaps", None)
+        heap_moves = getattr(game, "heap_moves", None)
+        if heaps is not None and heap_moves is not None and sum(heaps) <= MISERE_MAX_TOKENS:
+            genus = HeapGenus(heap_moves)(heaps)
+            report["misere_grundy"] = genus.misere
+            report["genus"] = str(genus)
     code = getattr(game, "code", None)
     if isinstance(code, str):
         report["periodicity"] = octal_period_report(code)
@@ -105,6 +112,11 @@ def refuse_hopeless(game: Any, position: Any) -> None:
             f"{HOPELESS_DOMINEERING_CELLS} free cells are out of reach); "
             "give --max-seconds to try anyway"
         )
+
+
+#: Heap positions with at most this many tokens also get their misère genus (misère play
+#: has no nim-sum: every sub-multiset of heaps is valued on its own).
+MISERE_MAX_TOKENS = 40
 
 
 #: How many Grundy values ``cgt value`` computes at most when looking for an octal period.
@@ -156,6 +168,11 @@ def value_command(
     click.echo(f"  value        {report['canonical']}")
     if "grundy" in report:
         click.echo(f"  grundy       {report['grundy']}")
+    if "genus" in report:
+        click.echo(
+            f"  misère       grundy {report['misere_grundy']}, genus {report['genus']} "
+            "(γk: misère Grundy value with k copies of *2 added)"
+        )
     click.echo(f"  outcome      {report['outcome']} ({OUTCOME_WORDS[report['outcome']]})")
     click.echo(
         f"  stops        {report['left_stop']} (Left first), {report['right_stop']} (Right first)"
@@ -170,8 +187,12 @@ def value_command(
     if "periodicity" in report:
         found = report["periodicity"]
         click.echo(
-            f"  period       none found in the first {PERIOD_SEARCH_VALUES} Grundy values"
+            "  period       none found in the Grundy values computed"
             if found is None
             else f"  period       {found['period']} from heap {found['pre_period']} "
-            f"(proved by the Guy-Smith theorem from {found['checked_up_to']} values)"
+            + (
+                f"(proved by the Guy-Smith theorem from {found['checked_up_to']} values)"
+                if found["proved"]
+                else f"(apparent in {found['checked_up_to']} values, not proved)"
+            )
         )
