@@ -3,6 +3,7 @@ Bouton's theorem for Nim, and the generic mex calculator against a simple recurs
 
 from __future__ import annotations
 
+import json
 from functools import cache
 
 import pytest
@@ -217,3 +218,15 @@ def test_wider_codes_from_published_results() -> None:
     assert found is not None and (found.period, found.pre_period) == (4, 0)
     # a hexadecimal digit leaves three heaps: 0.8 takes one token and splits the rest in 3
     assert octal_grundy_sequence("0.8", 5) == [0, 0, 0, 0, 1]
+
+
+def test_value_shows_misere_genus(capsys: pytest.CaptureFixture[str]) -> None:
+    from tests.test_cli import run
+
+    # Kayles heap 5: genus 4^146 in CGSuite's table (misère Grundy value 1)
+    code, out, _ = run(capsys, "value", "kayles", "-p", "heaps=5", "--json")
+    data = json.loads(out)
+    assert code == 0 and (data["grundy"], data["misere_grundy"], data["genus"]) == (4, 1, "4^146")
+    code, out, _ = run(capsys, "value", "subtraction", "-p", "set=1,2,3", "-p", "heaps=6", "--json")
+    data = json.loads(out)
+    assert data["grundy"] == 2 and data["periodicity"]["period"] == 4
