@@ -509,8 +509,12 @@ LOOPY_NAMES = frozenset({"on", "off", "over", "under", "dud", "upon", "pass"})
 def loopy_value(node: Node, evaluator: Evaluator) -> Any:
     """THE extension point for loopy games: the value of a node that needs them.
 
-    Called for a name in :data:`LOOPY_NAMES` (or bound by a label), a labelled game
-    ``a{0|a}``, braces with an option that is not a short game, and sidling ``G & H``.
+    Called with the whole :class:`Braces` node for braces with a loopy name among their
+    options (``{0|pass}``, ``{0|on}``) or a label (``a{0|a}``: ``evaluator.labels`` is there
+    for the bindings), with a :class:`Name` for a loopy name elsewhere (``on + 1``), with a
+    :class:`Braces` node whose options evaluated to a value that is not a short game, with a
+    :class:`Call` of a function given a loopy game, and with the :class:`Binary` node of
+    sidling ``G & H``. To evaluate sub-nodes call ``evaluator(sub_node)``.
     Loopy values must support ``+``, unary ``-``, ``<=``, ``>=`` and ``==`` with each other
     and with :class:`CanonicalForm`, and ``str`` in CGSuite notation; the evaluator then
     treats them like short games.
@@ -668,8 +672,11 @@ class Evaluator:
         return results[node.op]
 
     def _braces(self, node: Braces) -> Value:
-        if node.label is not None:
-            return loopy_value(node, self)
+        if node.label is not None or any(
+            isinstance(option, Name) and (option.name in LOOPY_NAMES or option.name in self.labels)
+            for option in node.left + (node.right or ())
+        ):
+            return loopy_value(node, self)  # {0|pass}, a{0|a}: the braces go whole
         if node.right is None:
             return [self(item) for item in node.left]
         lefts = [self(option) for option in node.left]
