@@ -886,6 +886,29 @@ def _two_games(name: str) -> Callable[[Evaluator, Call, list[Value]], Value]:
     return apply
 
 
+def _is_uptimal(g: CanonicalForm) -> bool:
+    from cgt.algebra.generalised import expansion
+
+    return expansion(g.id) is not None
+
+
+def _is_number_tiny(g: CanonicalForm) -> bool:
+    """CGSuite's ``IsNumberTiny``: a number, or a number plus a tiny or a miny."""
+    from cgt.algebra.notation import number_tiny
+
+    return g.is_number() or (not g.is_uptimal() and number_tiny(g.id) is not None)
+
+
+def _is_atomic(g: CanonicalForm) -> bool:
+    from cgt.algebra.thermograph import atomic_weight
+
+    try:
+        atomic_weight(g)
+    except CGTError:
+        return False
+    return True
+
+
 def _thermograph(g: CanonicalForm) -> Value:
     from cgt.algebra.thermograph import thermograph
 
@@ -925,6 +948,9 @@ FUNCTIONS: dict[str, tuple[int, int, Callable[[Evaluator, Call, list[Value]], Va
     "isnimber": (1, 1, _game_function(lambda g: g.is_nimber())),
     "isallsmall": (1, 1, _game_function(lambda g: g.is_all_small())),
     "nimvalue": (1, 1, _game_function(lambda g: g.nim_value())),
+    "isuptimal": (1, 1, _game_function(_is_uptimal)),
+    "isnumbertiny": (1, 1, _game_function(_is_number_tiny)),
+    "isatomic": (1, 1, _game_function(_is_atomic)),
     "compare": (2, 2, _compare),
     "tiny": (1, 1, _tiny_miny(1)),
     "miny": (1, 1, _tiny_miny(-1)),

@@ -157,7 +157,7 @@ def _format(g: int, braces: bool, parens: bool) -> tuple[str, int]:
         if len(lefts) == 1:
             return "+-" + _format(lefts[0], True, True)[0], 0
         return "+-{" + ",".join(_format(o, True, False)[0] for o in lefts) + "}", 0
-    tiny = _number_tiny(g)
+    tiny = number_tiny(g)
     if tiny is not None:
         text = tiny
         return (f"({text})" if parens else text), 0
@@ -177,7 +177,7 @@ def _format(g: int, braces: bool, parens: bool) -> tuple[str, int]:
     return text, bars
 
 
-def _number_tiny(g: int) -> str | None:
+def number_tiny(g: int) -> str | None:
     """``xTiny(y)`` or ``xMiny(y)`` when ``g`` is a number plus a tiny (or miny), else None.
 
     ``x + Tiny(y) = {x || x | x - y}`` for a number ``x`` and a game ``y`` whose ``x - y``
@@ -194,7 +194,7 @@ def _number_tiny(g: int) -> str | None:
 
 
 def _tiny_parts(g: int) -> tuple[Fraction, int] | None:
-    """``(x, y)`` when ``g = {x || x | x - y}`` with the conditions of :func:`_number_tiny`."""
+    """``(x, y)`` when ``g = {x || x | x - y}`` with the conditions of :func:`number_tiny`."""
     left, right = left_options_id(g), right_options_id(g)
     if len(left) != 1 or len(right) != 1:
         return None
