@@ -886,6 +886,22 @@ def _two_games(name: str) -> Callable[[Evaluator, Call, list[Value]], Value]:
     return apply
 
 
+def _incentives(left: bool, right: bool) -> Callable[[CanonicalForm], Value]:
+    """Left incentives ``G^L - G``, right incentives ``G - G^R`` or both, keeping those no
+    other one exceeds (as CGSuite's ``incentives``), in printing order."""
+
+    def compute(g: CanonicalForm) -> Value:
+        from cgt.algebra.notation import order_key
+
+        found = [o - g for o in g.left_options] if left else []
+        found += [g - o for o in g.right_options] if right else []
+        unique = list(dict.fromkeys(found))
+        unique = [a for a in unique if not any(b != a and a <= b for b in unique)]
+        return sorted(unique, key=lambda h: order_key(h.id))
+
+    return compute
+
+
 def _is_uptimal(g: CanonicalForm) -> bool:
     from cgt.algebra.generalised import expansion
 
@@ -948,6 +964,9 @@ FUNCTIONS: dict[str, tuple[int, int, Callable[[Evaluator, Call, list[Value]], Va
     "isnimber": (1, 1, _game_function(lambda g: g.is_nimber())),
     "isallsmall": (1, 1, _game_function(lambda g: g.is_all_small())),
     "nimvalue": (1, 1, _game_function(lambda g: g.nim_value())),
+    "leftincentives": (1, 1, _game_function(_incentives(left=True, right=False))),
+    "rightincentives": (1, 1, _game_function(_incentives(left=False, right=True))),
+    "incentives": (1, 1, _game_function(_incentives(left=True, right=True))),
     "isuptimal": (1, 1, _game_function(_is_uptimal)),
     "isnumbertiny": (1, 1, _game_function(_is_number_tiny)),
     "isatomic": (1, 1, _game_function(_is_atomic)),

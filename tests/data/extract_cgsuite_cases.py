@@ -40,6 +40,9 @@ CASE_FIELDS = [
     "isUptimal",
     "isNumberTiny",
     "isAtomic",
+    "leftIncentives",
+    "rightIncentives",
+    "incentives",
 ]
 METHOD = {name: name[0].upper() + name[1:] for name in CASE_FIELDS}
 
@@ -62,13 +65,15 @@ def main(checkout: str) -> None:
                 x, x_out = unescape(head.group(1)), unescape(head.group(2))
                 cases.append({"file": name, "expression": x, "expected": x_out})
                 for field in CASE_FIELDS:
-                    found = re.search(rf"\b{field}\s*=\s*{STRING}", block)
+                    # a long value is written as "..." + "..." over several lines
+                    found = re.search(rf"\b{field}\s*=\s*((?:{STRING}\s*\+\s*)*{STRING})", block)
                     if found:
+                        pieces = re.findall(STRING, found.group(1))
                         cases.append(
                             {
                                 "file": name,
                                 "expression": f"({x}).{METHOD[field]}",
-                                "expected": unescape(found.group(1)),
+                                "expected": "".join(unescape(piece) for piece in pieces),
                             }
                         )
             continue
