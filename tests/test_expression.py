@@ -11,8 +11,11 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from cgt.algebra import STAR, UP, CanonicalForm
+from cgt.algebra.budget import Budget
 from cgt.algebra.expression import (
     Binary,
     Braces,
@@ -25,6 +28,7 @@ from cgt.algebra.expression import (
     parse,
     tokenize,
 )
+from cgt.errors import CGTError
 from tests.test_cli import run
 
 F = Fraction
@@ -225,3 +229,15 @@ def test_uptimal_expansions_as_cgsuite_tests_them() -> None:
             )
     assert str(up2) == "^<2>" and str(UP + up2 + up3) == "^[3]" and str(-up3 + STAR) == "v<3>*"
     assert evaluate("^<3>") == up3 and evaluate("v[2]*") == -UP - up2 + STAR
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="{}|,()+-*^v<>[]=!.&0123456789/ TinyMcolw_", max_size=16))
+def test_any_text_reads_or_fails_with_one_line(text: str) -> None:
+    """Whatever is typed, the answer is a value or a CGTError (one line, exit 2), never a
+    traceback."""
+    try:
+        with Budget(max_forms=100_000).active():
+            evaluate(text)
+    except CGTError as exc:
+        assert "\n" not in str(exc)

@@ -1023,7 +1023,14 @@ def format_thermograph(graph: Any) -> str:
 
 def evaluate(text: str, evaluator: Evaluator | None = None) -> Value:
     """The value of a CGSuite expression (see the module docstring for the grammar)."""
-    return (evaluator or Evaluator())(parse(text))
+    tree = parse(text)
+    try:
+        return (evaluator or Evaluator())(tree)
+    except RecursionError:
+        raise ExpressionError(
+            "the expression nests too deeply for Python's stack (a game of thousands of "
+            "levels, such as ^<5000>)"
+        ) from None
 
 
 def value_kind(value: Value) -> str:

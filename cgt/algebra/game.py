@@ -332,6 +332,12 @@ def uptimal_id(triple: Uptimal) -> int:
         return number_id(x)
     if n == 0 and m > 2 and (x, 0, m - 1) not in _uptimal_index:
         _build_nimbers(x, m)
+    if abs(n) > 2:
+        # n.^ + *m = {x | (n-1).^ + *(m^1)}: build the chain upwards, not by recursion
+        sign = 1 if n > 0 else -1
+        for k in range(1, abs(n)):
+            if (x, sign * k, m ^ ((abs(n) - k) & 1)) not in _uptimal_index:
+                uptimal_id((sign * x, k, m ^ ((abs(n) - k) & 1)))
     left, right = _uptimal_shape(triple)
     return _intern(left, right, triple)
 
