@@ -178,8 +178,8 @@ def expansion_id(found: Expansion) -> int:
         # ^[k] and ^<k> (and their negatives) directly: a sum of k terms would be built
         # level by level for every level of a chain such as ^<500>
         unit_sum = all(a == coefficients[-1] for a in coefficients)
-        unit = all(a == 0 for a in coefficients[:-1])
-        if unit_sum or unit:
+        single = all(a == 0 for a in coefficients[:-1])
+        if unit_sum or single:
             return uptimal_with_generalised(x, k * coefficients[-1], "[]" if unit_sum else "<>", m)
     total = uptimal_id((x, coefficients[0] if coefficients else 0, m))
     for i, a in enumerate(coefficients[1:], start=2):
