@@ -33,6 +33,7 @@ BUILTIN_GAMES: dict[str, str] = {
     "kayles": "cgt.games.octal",
     "dawsons-kayles": "cgt.games.octal",
     "grundys-game": "cgt.games.octal",
+    "subtraction": "cgt.games.octal",
     "domineering": "cgt.games.domineering",
     "snort": "cgt.games.snort",
 }

@@ -59,8 +59,8 @@ CGSUITE_OUTPUTS = [
     "6^*",
     "^*6",
     "73/16v9*8",
-    "{^|*||*|||*}",
-    "{0||0|v*}",
+    "^[4]",  # {0|*||*|||*||||*}: CGSuite at e909ab8 prints generalised ups
+    "{0|^<2>}",  # {0||0|v*}
 ]
 
 
@@ -82,8 +82,8 @@ CGSUITE_CASES = [
     ("6+^*", "6^*", 8, "6", "6", "6", "0", "{6,6*}", "{6}"),
     ("^*6", "^*6", 8, "0", "0", "0", "0", "{0}", "{*7}"),
     ("73/16+v9*8", "73/16v9*8", 27, "73/16", "73/16", "73/16", "0", "{73/16v8*9}", "{73/16}"),
-    ("{0|*||*|||*||||*}", "{^|*||*|||*}", 5, "0", "0", "0", "0", "{{^|*||*}}", "{*}"),
-    ("{0||0|v*}", "{0||0|v*}", 4, "0", "0", "0", "0", "{0}", "{{0|v*}}"),
+    ("{0|*||*|||*||||*}", "^[4]", 5, "0", "0", "0", "0", "{^[3]}", "{*}"),
+    ("{0||0|v*}", "{0|^<2>}", 4, "0", "0", "0", "0", "{0}", "{^<2>}"),
 ]
 
 
@@ -150,13 +150,17 @@ def test_notation_means_what_cgsuite_means() -> None:
     assert parse_game("±1") == parse_game("{1|-1}")
 
 
-def test_five_bars_start_again_in_braces() -> None:
-    """CGSuite never prints more than five bars: a form that needs five is braced."""
+def test_four_bars_start_again_in_braces() -> None:
+    """CGSuite's maxSlashes = 4: a form whose text needs four bars is braced, so its parent
+    starts again at one bar (the audit's example ``{20|{10||9|8|||7||||6}}``)."""
     game = CanonicalForm.from_options([2], [1])
     for top in range(3, 8):
         game = CanonicalForm.from_options([top], [game])
-    assert str(game) == "{7|{6|||||5||||4|||3||2|1}}"
+    assert str(game) == "{7||6|{5||||4|||3||2|1}}"
     assert parse_game(str(game)) == game
+    audit = parse_game("{20|{10||9|8|||7||||6}}")
+    assert audit == CanonicalForm.from_options([20], [parse_game("{10||9|8|||7||||6}")])
+    assert str(audit) == "{20|{10||9|8|||7||||6}}"
 
 
 def _cgsuite_style_games() -> st.SearchStrategy[CanonicalForm]:

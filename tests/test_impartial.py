@@ -3,6 +3,7 @@ Bouton's theorem for Nim, and the generic mex calculator against a simple recurs
 
 from __future__ import annotations
 
+import json
 from functools import cache
 
 import pytest
@@ -64,7 +65,7 @@ def test_detect_period_on_plain_sequences() -> None:
     assert detect_period([1, 2, 3, 4, 5, 6]) is None
 
 
-@pytest.mark.parametrize("code", ["0.8", "1.77", "0.", "0.000", "kayles"])
+@pytest.mark.parametrize("code", ["0.G", "1.77", "2.7", "0.", "0.000", "kayles", "47"])
 def test_bad_octal_codes(code: str) -> None:
     with pytest.raises(ParameterError):
         parse_octal_code(code)
@@ -109,3 +110,123 @@ def _simple_octal_grundy(code: str, heaps: tuple[int, ...]) -> int:
 def test_generic_calculator_matches_plain_mex(code: str, heaps: list[int]) -> None:
     game = load_game("octal", code=code, heaps=",".join(map(str, heaps)) or "0")
     assert grundy_value(game) == _simple_octal_grundy(code, tuple(sorted(heaps)))
+
+
+# CGSuite's GameHeapTest (aaron-siegel/cgsuite e909ab8): normal Grundy values of heaps 1..20,
+# CheckPeriodicity(2000) as (period, pre-period), misère Grundy values and genera of heaps
+# 0..20. CGSuite abbreviates the genus of tame games (2^2 for 2^20, 1^1 for 1^13, 0 for 0^120)
+# by their phylum; the full form is compared through the γ sequence it stands for.
+CGSUITE_HEAPS = {
+    "0.77": (
+        "1,2,3,1,4,3,2,1,4,2,6,4,1,2,7,1,4,3,2,1",
+        (12, 71),
+        "1,0,2,3,0,1,3,2,1,0,2,4,0,1,2,5,1,6,3,2,0",
+        "0,1,2,3,1,4^146,3,2^2,1^1,4^046,2^2,6^46,4^046,1^1,2^2,7^57,1^13,4^64,3^31,2^20,1^031",
+    ),
+    "0.07": (
+        "0,1,1,2,0,3,1,1,0,3,3,2,2,4,0,5,2,2,3,3",
+        (34, 53),
+        "1,1,0,0,2,1,3,0,0,1,1,3,0,2,1,1,0,0,2,1,3",
+        "0,0,1,1,2,0,3,1,1,0,3^1431,3,2^0520,2,4^146,0,5^057,2^0520,2,3^1431,3",
+    ),
+    "0.0330003": (  # Subtraction([2,3,7])
+        "0,1,1,2,0,0,1,1,2,0,0,1,1,2,0,0,1,1,2,0",
+        (5, 0),
+        "1,1,0,0,2,1,1,0,0,2,1,1,0,0,2,1,1,0,0,2,1",
+        "0,0,1,1,2,0,0,1,1,2,0,0,1,1,2,0,0,1,1,2,0",
+    ),
+    "0.3F": (  # hexadecimal: no period in 2000 values for CGSuite
+        "1,2,0,1,2,3,4,5,3,4,5,6,7,8,6,7,8,9,10,11",
+        None,
+        "1,0,2,1,0,2,1,0,4,1,0,4,1,0,6,1,0,6,1,0,6",
+        "0,1,2,0,1,2,3^1431,4^0564,5^46,3^1431,4^0564,5^4875,6^(1,9,10,8),7^075,8^6875,"
+        "6^(1,9,10,8),7^075,8^(6,10,8),9^(1,9,12,11,9),10^(0,11,13,9,11),11^(6,10,8)",
+    ),
+}
+
+
+def _split_genera(text: str) -> list[str]:
+    parts, depth, current = [], 0, ""
+    for char in text:
+        depth += char == "("
+        depth -= char == ")"
+        if char == "," and depth == 0:
+            parts.append(current)
+            current = ""
+        else:
+            current += char
+    return [*parts, current]
+
+
+def _cgsuite_gammas(text: str, count: int) -> list[int]:
+    """The γ sequence a CGSuite genus stands for: written digits, then (tame phylum, as
+    CGSuite's Genus.supDigit) γk = g xor 2 for odd k and g for even k, with γ0 = 1 - g when
+    nothing is written and g < 2."""
+    base, _, sup = text.partition("^")
+    g = int(base)
+    written = [int(x) for x in sup.strip("()").split(",")] if "," in sup else [int(x) for x in sup]
+    if len(written) >= 2:
+        return [
+            written[k] if k < len(written) else written[len(written) - 2 + ((len(written) ^ k) & 1)]
+            for k in range(count)
+        ]
+    gammas = []
+    for k in range(count):
+        if k < len(written):
+            gammas.append(written[k])
+        elif k == 0 and g < 2:
+            gammas.append(1 - g)
+        else:
+            gammas.append(g ^ ((k & 1) << 1))
+    return gammas
+
+
+@pytest.mark.parametrize("code", sorted(CGSUITE_HEAPS))
+def test_heap_games_as_cgsuite_tabulates_them(code: str) -> None:
+    from cgt.algebra.impartial import heap_genus_sequence, octal_moves
+
+    normal, period, misere, genera = CGSUITE_HEAPS[code]
+    assert octal_grundy_sequence(code, 21)[1:] == [int(x) for x in normal.split(",")]
+    found = octal_periodicity(code)
+    if period is None:
+        assert found is None
+    else:
+        assert found is not None and found.proved and (found.period, found.pre_period) == period
+    ours = heap_genus_sequence(octal_moves(code), 21)
+    assert [g.misere for g in ours] == [int(x) for x in misere.split(",")]
+    for genus, theirs in zip(ours, _split_genera(genera), strict=True):
+        base, _, sup = theirs.partition("^")
+        if len(sup.strip("()").split(",")) >= 2 or len(sup) >= 2:  # written in full by CGSuite
+            assert str(genus) == theirs
+        assert [genus.gamma(k) for k in range(8)] == _cgsuite_gammas(theirs, 8), theirs
+        assert genus.grundy == int(base)
+
+
+def test_wider_codes_from_published_results() -> None:
+    # Daisies, octal 4.7 (a heap may also split in two): "period two sequence *1, *2"
+    # (Plambeck, Daisies, Kayles and the Sibert-Conway decomposition, TCS 96, 1992)
+    daisies = octal_grundy_sequence("4.7", 60)
+    assert daisies[1:] == [1, 2] * 29 + [1]
+    found = octal_periodicity("4.7")
+    assert found is not None and found.proved and (found.period, found.pre_period) == (2, 1)
+    # the subtraction game {1,2,3} is n mod 4 (Winning Ways ch. 4), octal 0.333
+    from cgt.algebra.impartial import subtraction_code
+
+    assert subtraction_code([3, 1, 2]) == "0.333"
+    assert octal_grundy_sequence("0.333", 40) == [n % 4 for n in range(40)]
+    found = octal_periodicity("0.333")
+    assert found is not None and (found.period, found.pre_period) == (4, 0)
+    # a hexadecimal digit leaves three heaps: 0.8 takes one token and splits the rest in 3
+    assert octal_grundy_sequence("0.8", 5) == [0, 0, 0, 0, 1]
+
+
+def test_value_shows_misere_genus(capsys: pytest.CaptureFixture[str]) -> None:
+    from tests.test_cli import run
+
+    # Kayles heap 5: genus 4^146 in CGSuite's table (misère Grundy value 1)
+    code, out, _ = run(capsys, "value", "kayles", "-p", "heaps=5", "--json")
+    data = json.loads(out)
+    assert code == 0 and (data["grundy"], data["misere_grundy"], data["genus"]) == (4, 1, "4^146")
+    code, out, _ = run(capsys, "value", "subtraction", "-p", "set=1,2,3", "-p", "heaps=6", "--json")
+    data = json.loads(out)
+    assert data["grundy"] == 2 and data["periodicity"]["period"] == 4

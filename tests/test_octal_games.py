@@ -41,7 +41,7 @@ def test_kayles_moves_from_the_rule_text() -> None:
     ("name", "params", "error"),
     [
         ("nim", {"heaps": "3,a"}, ParameterError),
-        ("octal", {"code": "0.9"}, ParameterError),
+        ("octal", {"code": "0.Z"}, ParameterError),  # 0.9 is hexadecimal now
         ("kayles", {"code": "0.77"}, ParameterError),  # the code of kayles is fixed
     ],
 )

@@ -45,7 +45,8 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from cgt.algebra.game import intern_canonical
+from cgt.algebra.budget import active_budget
+from cgt.algebra.game import intern_canonical, table_size
 
 I64 = Any
 """An int64 of the compiled code: Python ints from callers, numpy int64 inside (mypy cannot
@@ -771,11 +772,22 @@ class KernelValues:
                 # back in Python: a pending Ctrl-C is raised here, with the tables kept
                 if self.progress is not None:
                     self.progress(kernel_counts(self))
+                self._check_budget(0)
             except MemoryError:
                 # A table filled up. What was finished is all in the tables (nothing is
                 # written before the check that fails), so they grow and the call starts
-                # again, finding the finished work by lookup.
+                # again, finding the finished work by lookup. Growing at most quadruples
+                # them: the active budget is asked first (the 6x6 board grew to 20.5 GB).
+                self._check_budget(3 * sum(table.nbytes for table in self.tables))
                 self._grow()
+
+    def _check_budget(self, extra_bytes: int) -> None:
+        """Ask the active budget (:mod:`cgt.algebra.budget`) whether to go on, counting this
+        road's forms with the Python table's."""
+        budget = active_budget()
+        if budget is not None:
+            forms = table_size() + int(self.tables.counts[_COUNT_FORMS])
+            budget.check(forms, extra_bytes, "enlarging the compiled road's tables")
 
     def _grow(self) -> None:
         """Enlarge every table at least a quarter full (ids are kept)."""

@@ -61,6 +61,11 @@ of the simplest number between them."""
 
 _fast_paths = True
 
+_NO_CHECKPOINT = 1 << 62
+_checkpoint = _NO_CHECKPOINT
+"""Table size at which :func:`_intern` next asks the active budget
+(:mod:`cgt.algebra.budget`) whether to go on: one integer comparison per new form."""
+
 if sys.getrecursionlimit() < 20000:
     # Sums and comparisons recurse once per birthday level of each operand; deep games
     # (long sums of components) need more than Python's default of 1000 frames.
@@ -95,6 +100,19 @@ def table_size() -> int:
     return len(_left)
 
 
+def set_budget_checkpoint(checkpoint: int | None) -> None:
+    """Table size at which to consult the active budget next (``None``: never)."""
+    global _checkpoint
+    _checkpoint = _NO_CHECKPOINT if checkpoint is None else checkpoint
+
+
+def _budget_tick(forms: int) -> None:
+    from cgt.algebra.budget import active_budget
+
+    budget = active_budget()
+    set_budget_checkpoint(None if budget is None else budget.tick(forms))
+
+
 def _intern(left: Iterable[int], right: Iterable[int], tag: Uptimal | None = None) -> int:
     """Id of the form ``{left | right}``, which the caller guarantees is canonical."""
     key = (tuple(sorted(set(left))), tuple(sorted(set(right))))
@@ -109,6 +127,8 @@ def _intern(left: Iterable[int], right: Iterable[int], tag: Uptimal | None = Non
         if found is not None:
             return found
     new_id = len(_left)
+    if new_id >= _checkpoint:
+        _budget_tick(new_id)  # may raise BudgetExceeded: nothing is half-written yet
     _left.append(key[0])
     _right.append(key[1])
     _index[key] = new_id
@@ -251,13 +271,36 @@ def number_id(x: Fraction | int) -> int:
     if not is_dyadic(x):
         raise ValueError(f"{x} is not a dyadic rational, so it is not a short game")
     if x.denominator == 1:
-        if x == 0:
-            return _intern((), (), (x, 0, 0))
-        if x > 0:
-            return _intern((number_id(x - 1),), (), (x, 0, 0))
-        return _intern((), (number_id(x + 1),), (x, 0, 0))
+        return _integer_id(int(x))
     step = Fraction(1, x.denominator)
     return _intern((number_id(x - step),), (number_id(x + step),), (x, 0, 0))
+
+
+def _integer_id(n: int) -> int:
+    """Id of the integer ``n``, built upwards from the nearest integer already in the table
+    (a loop, not a recursion: ``n = {n-1 | }`` has ``|n|`` subpositions, and 20,000 of them
+    would overflow Python's stack)."""
+    step = 1 if n > 0 else -1
+    known = 0
+    while known != n and Fraction(known + step) in _number_index:
+        known += step
+    if known == 0 and Fraction(0) not in _number_index:
+        _intern((), (), (Fraction(0), 0, 0))
+    if abs(n - known) > 1 << 12:
+        from cgt.algebra.budget import active_budget
+
+        budget = active_budget()
+        if budget is not None:
+            budget.room_for(table_size(), abs(n - known), f"the integer {n}")
+    g = _number_index[Fraction(known)]
+    while known != n:
+        known += step
+        g = (
+            _intern((g,), (), (Fraction(known), 0, 0))
+            if step > 0
+            else _intern((), (g,), (Fraction(known), 0, 0))
+        )
+    return g
 
 
 def _uptimal_shape(triple: Uptimal) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -287,8 +330,34 @@ def uptimal_id(triple: Uptimal) -> int:
     x, n, m = triple
     if n == 0 and m == 0:
         return number_id(x)
+    if n == 0 and m > 2 and (x, 0, m - 1) not in _uptimal_index:
+        _build_nimbers(x, m)
+    if abs(n) > 2:
+        # n.^ + *m = {x | (n-1).^ + *(m^1)}: build the chain upwards, not by recursion
+        sign = 1 if n > 0 else -1
+        for k in range(1, abs(n)):
+            if (x, sign * k, m ^ ((abs(n) - k) & 1)) not in _uptimal_index:
+                uptimal_id((sign * x, k, m ^ ((abs(n) - k) & 1)))
     left, right = _uptimal_shape(triple)
     return _intern(left, right, triple)
+
+
+def _build_nimbers(x: Fraction, m: int) -> None:
+    """Intern ``x + *j`` for ``j < m`` in increasing order (a loop: ``*m`` has ``m`` options
+    on each side and ``m`` levels of subpositions, too deep for a recursion), asking the
+    active budget first: ``*m`` holds about ``m * m / 2`` option ids."""
+    from cgt.algebra.budget import active_budget
+
+    known = 1
+    while (x, 0, known + 1) in _uptimal_index:
+        known += 1
+    budget = active_budget()
+    if budget is not None and m - known > 256:
+        budget.room_for(table_size(), m - known, f"*{m}", (m * m - known * known) * 4)
+    for j in range(known + 1, m):
+        if budget is not None and j % 256 == 0:
+            budget.check(table_size())
+        uptimal_id((x, 0, j))
 
 
 def _uptimal_le(g: tuple[float | Fraction, int, int], h: tuple[float | Fraction, int, int]) -> bool:
@@ -523,6 +592,12 @@ def birthday_id(g: int) -> int:
     """Birthday: 0 for ``0``, else one more than the largest birthday of an option."""
     found = _birthday_cache.get(g)
     if found is None:
+        x = _number[g]
+        if x is not None:
+            # m/2^k (k >= 1) is born on day ceil(|x|) + k, an integer n on day |n|
+            k = x.denominator.bit_length() - 1
+            whole = -((-abs(x.numerator)) // x.denominator)
+            return whole + k
         found = 1 + max((birthday_id(o) for o in _left[g] + _right[g]), default=-1)
         _birthday_cache[g] = found
     return found
@@ -716,7 +791,19 @@ class CanonicalForm:
         return format_game(self)
 
     def __repr__(self) -> str:
-        return f"CanonicalForm({str(self)!r})"
+        """CGSuite notation, so a REPL shows ``^*`` (``parse_game(repr(g)) == g``)."""
+        return str(self)
+
+    def _repr_latex_(self) -> str:
+        """Jupyter's rendering: arrows, stars and bars as mathematics."""
+        from cgt.algebra.notation import format_latex
+
+        return f"${format_latex(self)}$"
+
+    def _repr_html_(self) -> str:
+        from cgt.algebra.notation import format_html
+
+        return format_html(self)
 
     # ----------------------------------------------------------- temperature theory
     def left_stop(self) -> Fraction:

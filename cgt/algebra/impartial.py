@@ -129,43 +129,94 @@ def grundys_game_moves(n: int) -> list[tuple[int, ...]]:
     return [(a, n - a) for a in range(1, (n + 1) // 2) if a != n - a]
 
 
-def parse_octal_code(code: str) -> tuple[int, ...]:
-    """Digits ``d1, d2, ...`` of an octal code such as ``0.77`` or ``.137`` (``d0`` must be 0).
+HEX_DIGITS = "0123456789abcdefABCDEF"
+
+
+def parse_code(code: str) -> tuple[int, ...]:
+    """Digits ``d0, d1, d2, ...`` of an octal or hexadecimal code: ``0.77``, ``.137``,
+    ``4.7`` (a digit before the point), ``0.3F`` (hexadecimal digits).
 
     Digit ``dk`` says what removing ``k`` tokens from a heap may leave: bit 1 nothing (the
-    whole heap is taken), bit 2 one non-empty heap, bit 4 two non-empty heaps.
+    whole heap is taken), bit 2 one non-empty heap, bit 4 two non-empty heaps, bit 8
+    (hexadecimal games) three non-empty heaps. ``d0`` concerns removing nothing, so only its
+    splitting bits (4, 8) mean a move: ``4.7`` (Daisies) may split a heap in two.
     """
     text = code.strip()
-    if text.startswith("0."):
-        text = text[2:]
-    elif text.startswith("."):
-        text = text[1:]
-    else:
-        raise ParameterError(f"octal code {code!r} must start with '0.' (for example 0.77)")
-    if not text or any(c not in "01234567" for c in text):
-        raise ParameterError(f"octal code {code!r}: digits after the point must be 0-7")
-    digits = tuple(int(c) for c in text.rstrip("0"))
-    if not digits:
-        raise ParameterError(f"octal code {code!r} allows no move at all")
+    whole, point, fraction = text.partition(".")
+    if not point:
+        raise ParameterError(f"code {code!r} needs a point, as in 0.77 or 4.7")
+    whole = whole or "0"
+    if len(whole) != 1 or whole not in HEX_DIGITS:
+        raise ParameterError(f"code {code!r}: one digit before the point (0, 4, 8 or C)")
+    first = int(whole, 16)
+    if first & 3:
+        raise ParameterError(
+            f"code {code!r}: before the point only splitting (4, 8, C) is a move, "
+            "taking nothing cannot leave the heap as it was"
+        )
+    fraction = fraction.replace(" ", "")
+    if any(c not in HEX_DIGITS for c in fraction):
+        raise ParameterError(f"code {code!r}: digits after the point must be 0-9 or A-F")
+    digits = (first, *(int(c, 16) for c in fraction.rstrip("0")))
+    if not any(digits):
+        raise ParameterError(f"code {code!r} allows no move at all")
     return digits
 
 
+def parse_octal_code(code: str) -> tuple[int, ...]:
+    """Digits ``d1, d2, ...`` of a code whose digit before the point is 0 (see
+    :func:`parse_code` for the others)."""
+    digits = parse_code(code)
+    if digits[0]:
+        raise ParameterError(f"code {code!r} has a digit before the point; use parse_code")
+    return digits[1:]
+
+
+def is_hexadecimal(code: str) -> bool:
+    """True when some digit allows leaving three heaps (bit 8): not an octal game."""
+    return any(d & 8 for d in parse_code(code))
+
+
+def subtraction_code(subtraction_set: Iterable[int]) -> str:
+    """The octal code of the subtraction game ``S``: remove ``s`` in ``S`` tokens from one
+    heap (digit 3 at each ``s``: leave the rest, or nothing): ``{1,2,3}`` is ``0.333``."""
+    values = sorted(set(subtraction_set))
+    if not values or values[0] < 1:
+        raise ParameterError("a subtraction set is a non-empty set of positive integers")
+    digits = ["0"] * values[-1]
+    for s in values:
+        digits[s - 1] = "3"
+    return "0." + "".join(digits)
+
+
+def _splits(total: int, parts: int, smallest: int = 1) -> Iterator[tuple[int, ...]]:
+    """Ways to write ``total`` as ``parts`` non-decreasing positive integers."""
+    if parts == 1:
+        if total >= smallest:
+            yield (total,)
+        return
+    for first in range(smallest, total // parts + 1):
+        for rest in _splits(total - first, parts - 1, first):
+            yield (first, *rest)
+
+
 def octal_moves(code: str) -> HeapMoves:
-    """The heap rule of an octal game."""
-    digits = parse_octal_code(code)
+    """The heap rule of an octal or hexadecimal game."""
+    digits = parse_code(code)
 
     def moves(n: int) -> list[tuple[int, ...]]:
         result: list[tuple[int, ...]] = []
-        for k, digit in enumerate(digits, start=1):
+        for k, digit in enumerate(digits):
             rest = n - k
             if rest < 0:
                 break
-            if digit & 1 and rest == 0:
+            if digit & 1 and rest == 0 and k > 0:
                 result.append(())
-            if digit & 2 and rest > 0:
+            if digit & 2 and rest > 0 and k > 0:
                 result.append((rest,))
-            if digit & 4 and rest >= 2:
-                result.extend((a, rest - a) for a in range(1, rest // 2 + 1))
+            for bit, parts in ((4, 2), (8, 3)):
+                if digit & bit and rest >= parts:
+                    result.extend(_splits(rest, parts))
         return result
 
     return moves
@@ -214,14 +265,23 @@ def detect_period(values: list[int], min_cycles: int = 3) -> Periodicity | None:
     return None
 
 
+HEX_PERIOD_VALUES = 300
+"""Grundy values examined for an apparent period of a hexadecimal game."""
+
+
 def octal_periodicity(code: str, max_values: int = 2000) -> Periodicity | None:
     """Proved period and pre-period of an octal game, or ``None`` if none is found in range.
 
     Guy-Smith periodicity theorem: if the code's last non-zero digit is ``d_t`` and
     ``g(n + p) = g(n)`` for all ``e <= n < 2e + p + t``, then ``g(n + p) = g(n)`` for all
     ``n >= e``. Values are computed in doubling batches until some ``(e, p)`` satisfies it.
+    The theorem is for octal games; a hexadecimal code (a move leaving three heaps) gets an
+    apparent period only (``proved=False``), three full periods seen.
     """
-    t = len(parse_octal_code(code))
+    t = len(parse_code(code)) - 1
+    if is_hexadecimal(code):
+        # a triple split costs n^2 options: a few hundred values are what is affordable
+        return detect_period(octal_grundy_sequence(code, min(max_values, HEX_PERIOD_VALUES)))
     count = 64
     while True:
         count = min(count * 2, max_values)
@@ -233,3 +293,99 @@ def octal_periodicity(code: str, max_values: int = 2000) -> Periodicity | None:
                 return Periodicity(e, period, True, count)
         if count >= max_values:
             return None
+
+
+# ------------------------------------------------------------------ misère play
+@dataclass(frozen=True)
+class Genus:
+    """Conway's genus ``g^(γ0 γ1 γ2 ...)`` of an impartial game (Winning Ways ch. 13): ``g``
+    its normal-play Grundy value, ``γk`` the misère Grundy value of the game plus ``k``
+    copies of ``*2``; ``γ0`` is the misère Grundy value. The ``γ`` sequence ends in a
+    period of two; ``sup`` keeps it up to where that period has started (at least two
+    entries) and :meth:`gamma` extends it."""
+
+    grundy: int
+    sup: tuple[int, ...]
+
+    def gamma(self, k: int) -> int:
+        """``γk``."""
+        if k < len(self.sup):
+            return self.sup[k]
+        return self.sup[len(self.sup) - 2 + ((len(self.sup) ^ k) & 1)]
+
+    @property
+    def misere(self) -> int:
+        """The misère Grundy value ``γ0``."""
+        return self.sup[0]
+
+    def __str__(self) -> str:
+        if any(x >= 10 for x in self.sup):
+            return f"{self.grundy}^({','.join(map(str, self.sup))})"
+        return f"{self.grundy}^{''.join(map(str, self.sup))}"
+
+
+ZERO_GENUS = Genus(0, (1, 2, 0))
+"""The empty game: misère value 1 (the player to move has lost... by winning), then
+``0 + *2`` has 2 and ``*2 + *2`` has 0."""
+
+
+def genus_of_options(options: Iterable[Genus]) -> Genus:
+    """The genus of a game from its options' genera (the genus calculus, as CGSuite's
+    ``Genus(List)``): ``g`` is the mex of the options' ``g``; ``γ0`` the mex of their
+    ``γ0``; ``γk`` the mex of their ``γk`` and of ``γ(k-1)``, ``γ(k-1) ^ 1``."""
+    options = list(options)
+    if not options:
+        return ZERO_GENUS
+    grundy = mex(o.grundy for o in options)
+    length = max(1, *(len(o.sup) - 1 for o in options)) + 2
+    gammas = [mex(o.gamma(0) for o in options)]
+    for k in range(1, length + 1):
+        previous = gammas[k - 1]
+        gammas.append(mex([previous, previous ^ 1, *(o.gamma(k) for o in options)]))
+    while length > 1 and gammas[length] == gammas[length - 2]:
+        length -= 1
+    return Genus(grundy, tuple(gammas[: length + 1]))
+
+
+class HeapGenus:
+    """Genera of positions of a heap game (multisets of heaps), each valued once. A move
+    may leave several heaps, whose sum's genus comes from its own options (misère play has
+    no nim-sum), so the table is keyed by the sorted heaps, not by single heaps."""
+
+    def __init__(self, heap_moves: HeapMoves) -> None:
+        self.heap_moves = heap_moves
+        self.table: dict[tuple[int, ...], Genus] = {(): ZERO_GENUS}
+
+    def _children(self, position: tuple[int, ...]) -> list[tuple[int, ...]]:
+        children = []
+        for i, heap in enumerate(position):
+            if i and position[i - 1] == heap:
+                continue  # equal heaps give the same options
+            others = position[:i] + position[i + 1 :]
+            for parts in self.heap_moves(heap):
+                children.append(tuple(sorted(others + tuple(p for p in parts if p))))
+        return children
+
+    def __call__(self, heaps: Iterable[int]) -> Genus:
+        start = tuple(sorted(h for h in heaps if h))
+        table = self.table
+        stack = [start]
+        while stack:  # depth-first without recursion: a heap of n has n levels below it
+            position = stack[-1]
+            if position in table:
+                stack.pop()
+                continue
+            children = self._children(position)
+            missing = [c for c in children if c not in table]
+            if missing:
+                stack.extend(missing)
+                continue
+            stack.pop()
+            table[position] = genus_of_options(table[c] for c in children)
+        return table[start]
+
+
+def heap_genus_sequence(heap_moves: HeapMoves, count: int) -> list[Genus]:
+    """Genera of single heaps ``0 .. count - 1`` of a heap game."""
+    genus = HeapGenus(heap_moves)
+    return [genus((n,)) for n in range(count)]

@@ -20,7 +20,6 @@ from typing import Any
 from cgt.algebra.game import (
     CanonicalForm,
     add_id,
-    birthday_id,
     canonical_id,
     is_dyadic,
     le_id,
@@ -29,6 +28,7 @@ from cgt.algebra.game import (
     number_id,
     number_of_id,
     right_options_id,
+    uptimal_of_id,
 )
 from cgt.errors import ParameterError
 
@@ -254,12 +254,11 @@ def _dyadic(t: Fraction | int | str, what: str) -> Fraction:
 
 @cache
 def _cool(g: int, t: Fraction) -> int:
-    x = number_of_id(g)
-    if x is not None:
+    graph = _thermograph(g)
+    if t > graph.temperature:
+        return number_id(graph.mast)
+    if number_of_id(g) is not None and t >= 0:
         return g
-    temp = _thermograph(g).temperature
-    if t > temp:
-        return number_id(_thermograph(g).mast)
     shift_left = number_id(-t)
     shift_right = number_id(t)
     return canonical_id(
@@ -269,14 +268,15 @@ def _cool(g: int, t: Fraction) -> int:
 
 
 def cool(game: CanonicalForm, t: Fraction | int | str) -> CanonicalForm:
-    """``G`` cooled by ``t >= 0``: each move taxed by ``t``, until ``G`` freezes to its mean.
+    """``G`` cooled by ``t > -1``: each move taxed by ``t``, until ``G`` freezes to its mean.
 
     ``G_t = {G^L_t - t | G^R_t + t}`` unless ``t`` exceeds the temperature, where ``G_t`` is
-    the mean (Siegel, Definition II.5.?; numbers do not cool).
+    the mean (Siegel II.5). Numbers have negative temperatures, so a negative ``t`` (CGSuite
+    allows ``-1 < t``) can thaw them: ``(1/4).Cool(-1/4) = 1/4*``.
     """
     value = _dyadic(t, "cooling temperature")
-    if value < 0:
-        raise ParameterError(f"cooling temperature {value} is negative")
+    if value <= -1:
+        raise ParameterError(f"invalid cooling temperature (must be > -1): {value}")
     return CanonicalForm(_cool(game.id, value))
 
 
@@ -305,7 +305,25 @@ def heat(game: CanonicalForm, t: CanonicalForm | Fraction | int | str) -> Canoni
 
 # ------------------------------------------------------------------ atomic weight
 @cache
+def far_star(g: int) -> int:
+    """CGSuite's far star index: one more than the largest nimber among the subpositions of
+    ``g`` (at least 1); ``*far_star(g)`` is confused with no subposition's difference."""
+    tag = uptimal_of_id(g)
+    if tag is not None and tag[0] == 0 and tag[1] == 0:
+        return tag[2] + 1
+    return max((far_star(o) for o in left_options_id(g) + right_options_id(g)), default=1)
+
+
+@cache
 def _atomic_weight(g: int) -> int:
+    """The atomic weight calculus (Siegel, *Combinatorial Game Theory*, II.7; as CGSuite's
+    ``naiveAtomicWeight``): ``x + n.^ + *m`` weighs ``n``; otherwise
+    ``A = {aw(G^L) - 2 | aw(G^R) + 2}``, except that an integer ``A`` is replaced, when ``G``
+    is above (below) its far star, by the least integer exceeding every ``aw(G^L) - 2`` (the
+    greatest below every ``aw(G^R) + 2``)."""
+    tag = uptimal_of_id(g)
+    if tag is not None:
+        return number_id(tag[1])
     two = number_id(2)
     minus_two = number_id(-2)
     lefts = [add_id(_atomic_weight(gl), minus_two) for gl in left_options_id(g)]
@@ -314,38 +332,87 @@ def _atomic_weight(g: int) -> int:
     x = number_of_id(candidate)
     if x is None or x.denominator != 1:
         return candidate
-    # Eccentric case: compare G with a far star *N, N beyond every nimber inside G.
-    far_star = CanonicalForm.nimber(1 << (birthday_id(g) + 1)).id
-    above = le_id(far_star, g) and not le_id(g, far_star)
-    below = le_id(g, far_star) and not le_id(far_star, g)
-    if above:
-        # largest integer n with no A^R <= n
-        n = int(x)
-        while any(le_id(r, number_id(n)) for r in rights):
-            n -= 1
-        while not any(le_id(r, number_id(n + 1)) for r in rights):
-            n += 1
-        return number_id(n)
-    if below:
-        n = int(x)
-        while any(le_id(number_id(n), lft) for lft in lefts):
-            n += 1
-        while not any(le_id(number_id(n - 1), lft) for lft in lefts):
-            n -= 1
-        return number_id(n)
-    return number_id(0)
+    star = CanonicalForm.nimber(far_star(g)).id
+    below, above = le_id(g, star), le_id(star, g)
+    if below and not above:
+        return number_id(max((_least_integer_not_below(o) for o in lefts), default=0))
+    if above and not below:
+        return number_id(min((_greatest_integer_not_above(o) for o in rights), default=0))
+    return candidate
+
+
+def _least_integer_not_below(g: int) -> int:
+    """The least integer ``n`` with ``n |> G`` (not ``n <= G``)."""
+    stop = _stops(g)[1]
+    n = -((-stop.numerator) // stop.denominator)
+    return n + 1 if le_id(number_id(n), g) else n
+
+
+def _greatest_integer_not_above(g: int) -> int:
+    """The greatest integer ``n`` with ``n <| G`` (not ``G <= n``)."""
+    stop = _stops(g)[0]
+    n = stop.numerator // stop.denominator
+    return n - 1 if le_id(g, number_id(n)) else n
+
+
+@cache
+def norton_product(g: int, u: int) -> int:
+    """Norton's product ``G.U`` (Siegel II.7): ``n`` copies of ``U`` for an integer ``n``,
+    else ``{G^L.U + U + I | G^R.U - U - I}`` over the undominated incentives ``I`` of ``U``."""
+    x = number_of_id(g)
+    if x is not None and x.denominator == 1:
+        base = u if x >= 0 else negate_id(u)
+        total = number_id(0)
+        for _ in range(abs(int(x))):
+            total = add_id(total, base)
+        return total
+    incentives = [add_id(ul, negate_id(u)) for ul in left_options_id(u)]
+    incentives += [add_id(u, negate_id(ur)) for ur in right_options_id(u)]
+    best = [i for i in set(incentives) if not any(j != i and le_id(i, j) for j in set(incentives))]
+    steps = [add_id(u, i) for i in best]
+    return canonical_id(
+        [add_id(norton_product(gl, u), step) for gl in left_options_id(g) for step in steps],
+        [
+            add_id(norton_product(gr, u), negate_id(step))
+            for gr in right_options_id(g)
+            for step in steps
+        ],
+    )
+
+
+@cache
+def ordinal_sum(g: int, h: int) -> int:
+    """The ordinal sum ``G : H = {G^L, G:H^L | G^R, G:H^R}`` (moving in ``G`` ends ``H``)."""
+    return canonical_id(
+        list(left_options_id(g)) + [ordinal_sum(g, hl) for hl in left_options_id(h)],
+        list(right_options_id(g)) + [ordinal_sum(g, hr) for hr in right_options_id(h)],
+    )
 
 
 def atomic_weight(game: CanonicalForm) -> CanonicalForm:
-    """Atomic weight of an all-small game: its size measured in ups.
+    """Atomic weight of an atomic game: its size measured in ups.
 
-    Computed by the atomic weight calculus (Siegel, *Combinatorial Game Theory*, II.7):
-    ``A = {aw(G^L) - 2 | aw(G^R) + 2}``, with the eccentric integer case settled by comparing
-    ``G`` with a far star. Raises :class:`ParameterError` for games that are not all-small.
+    Every all-small game is atomic; another infinitesimal ``G`` is atomic when
+    ``G - aw(G).^`` lies between ``-e`` and ``e`` for ``e = ^* + (*N : -1)`` with ``*N`` a
+    far star (CGSuite's test, after Siegel II.7). Raises :class:`ParameterError` for a game
+    that is not atomic (numbers and hot games included).
     """
-    if not game.is_all_small():
-        raise ParameterError(f"atomic weight is defined for all-small games only, not {game}")
-    return CanonicalForm(_atomic_weight(game.id))
+    g = game.id
+    if not _is_infinitesimal(g):
+        raise ParameterError(f"that game is not atomic (not infinitesimal): {game}")
+    weight = _atomic_weight(g)
+    if game.is_all_small():
+        return CanonicalForm(weight)
+    up = CanonicalForm.uptimal(0, 1, 0).id
+    difference = add_id(g, negate_id(norton_product(weight, up)))
+    power = 2
+    while power < far_star(g):
+        power <<= 1
+    red_kite = ordinal_sum(CanonicalForm.nimber(power).id, number_id(-1))
+    epsilon = add_id(CanonicalForm.uptimal(0, 1, 1).id, red_kite)
+    if le_id(difference, epsilon) and le_id(negate_id(epsilon), difference):
+        return CanonicalForm(weight)
+    raise ParameterError(f"that game is not atomic: {game}")
 
 
 # ------------------------------------------------------------------ reduced canonical form

@@ -4,7 +4,8 @@ Example: ``cgt value domineering "..|.."`` prints ``+-1`` with outcome N, stops 
 mean 0 and temperature 1. A position that splits into independent components (Domineering
 regions, Snort, Control regions around frozen pieces) also lists each component's value. Impartial games print their nimber ``*g`` (Grundy value ``g``);
 octal games (``octal``, ``kayles``, ``dawsons-kayles``) also the period and pre-period of
-their Grundy sequence.
+their Grundy sequence, and heap positions of up to 40 tokens their misère Grundy value and
+genus.
 
 Only short normal-play games have such values: a game that is not normal play (LAG,
 Interleave, Entropy, tic-tac-toe) or whose positions can repeat (Control with
@@ -15,13 +16,17 @@ the table in docs/rules.md, "Which games have CGT values").
 from __future__ import annotations
 
 import json
+from contextlib import nullcontext
 from typing import Any
 
 import click
 
-from cgt.algebra.impartial import octal_periodicity
+from cgt.algebra.budget import Budget
+from cgt.algebra.impartial import HeapGenus, octal_periodicity
 from cgt.algebra.thermograph import left_stop, right_stop, thermograph
 from cgt.algebra.values import ValueCalculator
+from cgt.commands.bounds import bound_options, make_budget, run_bounded
+from cgt.errors import ParameterError
 from cgt.progress import StderrProgress
 from cgt.registry import load_game
 
@@ -34,25 +39,38 @@ OUTCOME_WORDS = {
 
 
 def value_report(
-    game_name: str, params: dict[str, Any], position_text: str | None
+    game_name: str,
+    params: dict[str, Any],
+    position_text: str | None,
+    budget: Budget | None = None,
 ) -> dict[str, Any]:
     """Value of a position as plain data (what ``cgt value --json`` prints).
 
     Raises :class:`cgt.errors.CGTError` subclasses for an unknown game, bad parameters or a
-    malformed position. Numbers are strings (``"1/2"``) so JSON keeps them exact.
+    malformed position, :class:`~cgt.algebra.budget.BudgetExceeded` when ``budget`` stops
+    the computation. Numbers are strings (``"1/2"``) so JSON keeps them exact.
     """
     game = load_game(game_name, **params)
     position = game.initial_position() if position_text is None else game.parse(position_text)
+    if budget is None or budget.max_seconds is None:
+        refuse_hopeless(game, position)
     progress = StderrProgress("value")
+    if budget is not None:
+        budget.progress = progress
     calculator = ValueCalculator(game, progress=progress)
     try:
-        value = calculator(position)
+        with budget.active() if budget is not None else nullcontext():
+            value = calculator(position)
+            graph = thermograph(value)
     finally:
         progress.close()
-    graph = thermograph(value)
+    parameters = dict(game.parameters)
+    for side in ("rows", "cols"):  # a board given as a position has its own size
+        if side in parameters and isinstance(getattr(position, side, None), int):
+            parameters[side] = getattr(position, side)
     report: dict[str, Any] = {
         "game": game.name,
-        "params": game.parameters,
+        "params": parameters,
         "position": game.render(position),
         "canonical": str(value),
         "outcome": value.outcome(),
@@ -69,10 +87,41 @@ def value_report(
         ]
     if game.impartial:
         report["grundy"] = value.nim_value()
+        heaps = getattr(position, "heaps", None)
+        heap_moves = getattr(game, "heap_moves", None)
+        if heaps is not None and heap_moves is not None and sum(heaps) <= MISERE_MAX_TOKENS:
+            genus = HeapGenus(heap_moves)(heaps)
+            report["misere_grundy"] = genus.misere
+            report["genus"] = str(genus)
     code = getattr(game, "code", None)
     if isinstance(code, str):
         report["periodicity"] = octal_period_report(code)
     return report
+
+
+#: Domineering boards with more free cells than this are refused without --max-seconds: the
+#: largest boards valued so far (5x6, 4x8, 2x20; benchmarks/CANONICAL.md) have 30 to 40 cells,
+#: and the 6x6 board (36) does not finish within the memory of a 24 GB machine.
+HOPELESS_DOMINEERING_CELLS = 40
+
+
+def refuse_hopeless(game: Any, position: Any) -> None:
+    """Refuse, before any work, a value that cannot finish (a huge Domineering board) unless
+    the user gave a time bound to try anyway."""
+    if game.name != "domineering":
+        return
+    free = position.rows * position.cols - bin(position.blocked).count("1")
+    if free > HOPELESS_DOMINEERING_CELLS:
+        raise ParameterError(
+            f"a Domineering board with {free} free cells will not finish (boards of more than "
+            f"{HOPELESS_DOMINEERING_CELLS} free cells are out of reach); "
+            "give --max-seconds to try anyway"
+        )
+
+
+#: Heap positions with at most this many tokens also get their misère genus (misère play
+#: has no nim-sum: every sub-multiset of heaps is valued on its own).
+MISERE_MAX_TOKENS = 40
 
 
 #: How many Grundy values ``cgt value`` computes at most when looking for an octal period.
@@ -98,15 +147,26 @@ def octal_period_report(code: str) -> dict[str, Any] | None:
 @click.argument("position", required=False)
 @click.option("-p", "--param", "params", multiple=True, metavar="KEY=VALUE", help="Game parameter.")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON object.")
+@bound_options
 def value_command(
-    game_name: str, position: str | None, params: tuple[str, ...], as_json: bool
+    game_name: str,
+    position: str | None,
+    params: tuple[str, ...],
+    as_json: bool,
+    max_seconds: float | None,
+    max_forms: int | None,
+    max_memory: str | None,
 ) -> None:
     """Canonical form (CGSuite notation), outcome class, stops, mean and temperature of a
     position (default: the initial position) of a short normal-play game; other games are
-    refused, saying why."""
+    refused, saying why. Bounded by --max-seconds, --max-forms and --max-memory (exit
+    status 3 when a bound stops it).
     from cgt.cli import parse_params
 
-    report = value_report(game_name, parse_params(params), position)
+    budget = make_budget(max_seconds, max_forms, max_memory)
+    report = run_bounded(
+        budget, as_json, lambda: value_report(game_name, parse_params(params), position, budget)
+    )
     if as_json:
         click.echo(json.dumps(report, indent=2))
         return
@@ -114,6 +174,11 @@ def value_command(
     click.echo(f"  value        {report['canonical']}")
     if "grundy" in report:
         click.echo(f"  grundy       {report['grundy']}")
+    if "genus" in report:
+        click.echo(
+            f"  misère       grundy {report['misere_grundy']}, genus {report['genus']} "
+            "(γk: misère Grundy value with k copies of *2 added)"
+        )
     click.echo(f"  outcome      {report['outcome']} ({OUTCOME_WORDS[report['outcome']]})")
     click.echo(
         f"  stops        {report['left_stop']} (Left first), {report['right_stop']} (Right first)"
@@ -128,8 +193,12 @@ def value_command(
     if "periodicity" in report:
         found = report["periodicity"]
         click.echo(
-            f"  period       none found in the first {PERIOD_SEARCH_VALUES} Grundy values"
+            "  period       none found in the Grundy values computed"
             if found is None
             else f"  period       {found['period']} from heap {found['pre_period']} "
-            f"(proved by the Guy-Smith theorem from {found['checked_up_to']} values)"
+            + (
+                f"(proved by the Guy-Smith theorem from {found['checked_up_to']} values)"
+                if found["proved"]
+                else f"(apparent in {found['checked_up_to']} values, not proved)"
+            )
         )

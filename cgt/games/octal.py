@@ -10,6 +10,10 @@ first player, if left out): ``1,3,5`` or ``2,2 S``.
 Octal code ``0.d1d2...``: removing ``k`` tokens from a heap is allowed when digit ``dk`` has
 bit 1 (taking the whole heap), bit 2 (leaving one heap) or bit 4 (leaving two non-empty heaps).
 Kayles is 0.77 (knock down one pin or two adjacent pins of a row), Dawson's Kayles 0.07.
+A digit before the point allows splitting a heap without taking anything (``4.7``, Daisies),
+hexadecimal digits (8 and above) leaving three heaps (``0.3F``); a subtraction game ``S``
+is the octal game with digit 3 at each ``s`` in ``S`` (``subtraction -p set=1,2,3`` is
+``0.333``).
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from typing import Any, ClassVar, NamedTuple
 
-from cgt.algebra.impartial import HeapMoves, grundys_game_moves, octal_moves
+from cgt.algebra.impartial import HeapMoves, grundys_game_moves, octal_moves, subtraction_code
 from cgt.errors import ParameterError, PositionError
 from cgt.protocol import Game, Param
 from cgt.registry import register
@@ -119,7 +123,7 @@ class Octal(HeapGame):
     name = "octal"
     summary = "octal heap game given by its code (0.77 is Kayles)"
     params: ClassVar[tuple[Param, ...]] = (
-        Param("code", str, "0.77", help="octal code such as 0.77 or 0.07"),
+        Param("code", str, "0.77", help="octal or hexadecimal code: 0.77, 0.07, 4.7, 0.3F"),
         Param("heaps", str, "7", help="comma-separated heap sizes"),
     )
     code: str
@@ -157,6 +161,27 @@ class DawsonsKayles(_FixedCodeOctal):
     name = "dawsons-kayles"
     summary = "Dawson's Kayles (octal 0.07): knock down two adjacent pins"
     fixed_code = "0.07"
+
+
+@register
+class Subtraction(Octal):
+    name = "subtraction"
+    summary = "subtraction game: take s tokens from a heap, s in the subtraction set"
+    params: ClassVar[tuple[Param, ...]] = (
+        Param("set", str, "1,2,3", help="comma-separated subtraction set, e.g. 1,2,3"),
+        Param("heaps", str, "7", help="comma-separated heap sizes"),
+    )
+
+    def __init__(self, **parameters: Any) -> None:
+        text = str(parameters.get("set", "1,2,3"))
+        try:
+            values = [int(part) for part in text.split(",")]
+        except ValueError:
+            raise ParameterError(
+                f"subtraction set {text!r}: write positive integers like 1,2,3"
+            ) from None
+        self.code = subtraction_code(values)
+        super().__init__(**parameters)
 
 
 @register
