@@ -160,7 +160,7 @@ def value_command(
     """Canonical form (CGSuite notation), outcome class, stops, mean and temperature of a
     position (default: the initial position) of a short normal-play game; other games are
     refused, saying why. Bounded by --max-seconds, --max-forms and --max-memory (exit
-    status 3 when a bound stops it).
+    status 3 when a bound stops it)."""
     from cgt.cli import parse_params
 
     budget = make_budget(max_seconds, max_forms, max_memory)
