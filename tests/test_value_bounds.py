@@ -49,7 +49,7 @@ def test_eval_stops_with_its_own_exit_status(capsys: pytest.CaptureFixture[str])
 def test_value_reports_the_board_it_valued(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "value", "domineering", "...|...", "--json")
     data = json.loads(out)
-    # 2 rows x 3 columns is {2|-1/2} (ANCHORS.md), and the parameters say 2 x 3, not 4 x 4
+    # 2 rows x 3 columns is {2|-1/2} (Winning Ways; CGSuite), and the parameters say 2 x 3, not 4 x 4
     assert code == 0 and data["canonical"] == "{2|-1/2}"
     assert (data["params"]["rows"], data["params"]["cols"]) == (2, 3)
 
