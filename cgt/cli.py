@@ -173,7 +173,12 @@ def show_command(game_name: str, position: str | None, params: tuple[str, ...]) 
     show_default=True,
     help="joblib backend for --jobs: loky, threading, or a registered cluster backend.",
 )
-@click.option("--save", is_flag=True, help="Store the solved positions in the solution database.")
+@click.option(
+    "--save",
+    is_flag=True,
+    help="Store the solved positions in the solution database (--solver compiled on entropy "
+    "and interleave: the whole solved space, in a packed file beside the database).",
+)
 @click.option(
     "--db",
     type=click.Path(dir_okay=False, path_type=Path),
@@ -206,12 +211,25 @@ def solve_command(
     from solvers import solve
     from solvers.database import SolutionDatabase
     from solvers.retrograde import retrograde
+    from solvers.saved import command_line, solve_and_store, stores_packed
     from solvers.split import solve_by_openings
 
     progress = StderrProgress(f"solve {game.label()}")
     database = SolutionDatabase(db) if (save or jobs > 1 or db is not None) else None
     try:
-        if jobs > 1 or (database is not None and solver in ("alphabeta", "compiled")):
+        if save and solver == "compiled" and jobs == 1 and stores_packed(game):
+            assert database is not None
+            result, _ = solve_and_store(
+                game,
+                pos,
+                database,
+                symmetry=not no_symmetry,
+                remoteness=not value_only,
+                progress=progress,
+                max_seconds=max_seconds,
+                command=command_line(click.get_current_context().find_root().obj),
+            )
+        elif jobs > 1 or (database is not None and solver in ("alphabeta", "compiled")):
             assert database is not None
             result = solve_by_openings(
                 game,
@@ -283,56 +301,29 @@ def solve_command(
 def query_command(
     game_name: str, position: str | None, params: tuple[str, ...], db: Path | None, as_json: bool
 ) -> None:
-    """Value, remoteness and best moves of a solved position, without solving again."""
-    from solvers.database import SolutionDatabase
+    """Value, remoteness and best moves of a solved position, without solving again: from a
+    packed solution of these parameters when one holds it, else from the database's rows."""
+    from solvers.query import query_position
 
     game = make_game(game_name, params)
     pos = parse_position(game, position)
-    database = SolutionDatabase(db)
-    found = database.lookup(game, pos)
-    if found is None:
-        raise CGTError(
-            f"{game.label()}: position {game.render(pos)!r} is not in the solution "
-            f"database {database.path} (solve it with 'cgt solve ... --save')"
-        )
-    outcome, remoteness = found
-    moves: list[dict[str, Any]] = []
-    if game.result(pos) is None:
-        mover = game.to_move(pos)
-        for move in game.moves(pos):
-            child = game.play(pos, move)
-            value = database.lookup(game, child)
-            if value is None:
-                continue
-            child_outcome = value[0] if game.to_move(child) == mover else -value[0]
-            moves.append(
-                {
-                    "move": game.move_name(pos, move),
-                    "outcome": child_outcome.label,
-                    "remoteness": None if value[1] is None else value[1] + 1,
-                }
-            )
-    best = [
-        str(m["move"])
-        for m in moves
-        if m["outcome"] == outcome.label and (remoteness is None or m["remoteness"] == remoteness)
-    ]
-    data = {
-        "game": game.name,
-        "params": game.parameters,
-        "position": game.render(pos),
-        "outcome": outcome.label,
-        "remoteness": remoteness,
-        "best_moves": best,
-        "moves": moves,
-    }
+    answer = query_position(game, pos, db)
     if as_json:
-        emit_json(data)
+        emit_json(answer.as_dict())
         return
-    rem = "-" if remoteness is None else remoteness
-    click.echo(f"{game.render(pos)}: {outcome.label} for the player to move, remoteness {rem}")
-    if best:
-        click.echo("best moves: " + " ".join(best))
+    rem = "-" if answer.remoteness is None else answer.remoteness
+    click.echo(
+        f"{answer.position}: {answer.outcome.label} for the player to move, remoteness {rem}"
+    )
+    if answer.moves:
+        width = max(4, *(len(m.name) for m in answer.moves))
+        click.echo(f"{'move':<{width}}  outcome  remoteness")
+        for m in answer.moves:
+            r = "-" if m.remoteness is None else m.remoteness
+            mark = " *" if m.name in answer.best_moves else ""
+            click.echo(f"{m.name:<{width}}  {m.outcome.label:<7}  {r}{mark}")
+        click.echo("(* best moves; outcome for the player making the move)")
+    click.echo(f"(from {answer.source} {answer.store})")
 
 
 @cli.command("check")
@@ -398,9 +389,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     """Entry point of the ``cgt`` console script."""
     _add_optional_commands()
     try:
-        cli.main(
-            args=list(argv) if argv is not None else None, prog_name="cgt", standalone_mode=False
-        )
+        args = list(argv) if argv is not None else sys.argv[1:]
+        # the arguments ride along so that stored results can say which command made them
+        cli.main(args=args, prog_name="cgt", standalone_mode=False, obj={"argv": args})
     except CGTError as exc:
         click.echo(f"cgt: error: {exc}", err=True)
         sys.exit(2)

@@ -73,6 +73,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from functools import cache
 from math import comb
 from typing import Any
 
@@ -83,8 +84,9 @@ from numba.cpython.unsafe.numbers import trailing_zeros  # LLVM cttz intrinsic
 
 from cgt.errors import CGTError, ParameterError, PositionError
 from cgt.protocol import Game, Outcome
+from solvers import store
 from solvers.kernels.base import SearchBudgetExceeded
-from solvers.kernels.packed import packed_solve_result
+from solvers.kernels.packed import SpaceKeeper, packed_solve_result
 from solvers.kernels.table import I64, U64, popcount
 from solvers.memory import require_memory, zeroed_array
 from solvers.result import MoveValue, SolveResult
@@ -883,6 +885,23 @@ def _split_ranges(pending: list[tuple[int, int]], slices: int) -> list[tuple[int
     return ranges
 
 
+def _cells_of(mask: int) -> list[int]:
+    return [cell for cell in range(mask.bit_length()) if mask >> cell & 1]
+
+
+@cache
+def _record_of_code() -> np.ndarray:
+    """The :mod:`solvers.store` record of every ``value`` code: unresolved and terminal
+    draws are draws, duplicates are not positions."""
+    codes = np.arange(1 << 16, dtype=np.int64)
+    distance = np.minimum((codes - WIN_BASE) >> 1, store.MAX_REMOTENESS)
+    outcome = np.where(codes & 1, store.LOSS, store.WIN)
+    table = np.where(codes >= WIN_BASE, (outcome << store.OUTCOME_SHIFT) | distance, 0)
+    table[UNRESOLVED] = table[TERMINAL_DRAW] = store.DRAW << store.OUTCOME_SHIFT
+    table[DUPLICATE] = store.NOT_A_POSITION
+    return table.astype(np.uint16)
+
+
 class EntropySpace:
     """The ranked position space of one Entropy game (its board, piece counts and goal),
     its rule tables and, after :meth:`solve`, every position's value.
@@ -1215,6 +1234,36 @@ class EntropySpace:
             self.value = self.counter = None
             raise RetrogradeBudgetExceeded(done, elapsed, phase)
 
+    # ---------------------------------------------------------------- storing
+    def ranking_meta(self) -> dict[str, Any]:
+        """How indices are ranked, for :mod:`solvers.ranking` to index a stored solution
+        without this module (the class representatives' O ranks, ascending, and the
+        symmetries as cell permutations)."""
+        if not self.classes:
+            self.build_tables()
+        representatives = [
+            sum(comb(cell, i + 1) for i, cell in enumerate(_cells_of(int(mask))))
+            for mask in self.rep_mask
+        ]
+        return {
+            "scheme": "entropy",
+            "cells": self.cells,
+            "pieces": [self.k1, self.k2],
+            "classes": self.classes,
+            "s_ranks": self.s_ranks,
+            "symmetries": self.perm.tolist(),
+            "class_representatives": representatives,
+        }
+
+    def records(self, start: int, stop: int) -> np.ndarray:
+        """Indices ``start..stop-1`` in the record encoding of :mod:`solvers.store` (a new
+        array; the solve's own array is left as it is)."""
+        if self.value is None:
+            raise ValueError("solve() first")
+        if self.stats.get("max_remoteness", 0) > store.MAX_REMOTENESS:
+            raise ParameterError(f"remoteness beyond {store.MAX_REMOTENESS}: records overflow")
+        return np.take(_record_of_code(), self.value[start:stop])
+
     def value_of(self, position: Any) -> tuple[Outcome, int | None]:
         """Outcome for the player to move and remoteness (``None`` for draws)."""
         if self.value is None:
@@ -1282,10 +1331,12 @@ def solve_entropy(
     principal_variation: bool = True,
     max_seconds: float | None = None,
     progress: ProgressCallback | None = None,
+    keep_space: SpaceKeeper | None = None,
 ) -> SolveResult:
     """Solve ``position`` (default: the start) by packed retrograde analysis of the whole
     ranked space of its piece counts: the value and remoteness of the root and of every
-    root move.
+    root move. ``keep_space(space, result)`` is called with the solved space (for example
+    to store it, :mod:`solvers.saved`) before its arrays are freed.
 
     ``tt_entries`` is accepted for the solver API's sake and unused (the arrays are sized
     by the space). Remoteness is always computed (the levels give it for free);
@@ -1305,7 +1356,7 @@ def solve_entropy(
     space.solve(progress=progress, max_seconds=max_seconds)
     solve_seconds = time.perf_counter() - started
     positions = int(space.stats["positions"])
-    return packed_solve_result(
+    result = packed_solve_result(
         game,
         position,
         space,
@@ -1325,3 +1376,6 @@ def solve_entropy(
             **{k: v for k, v in space.stats.items() if k not in ("positions",)},
         },
     )
+    if keep_space is not None:
+        keep_space(space, result)
+    return result

@@ -51,6 +51,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -59,8 +60,9 @@ from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros  # LLVM i
 
 from cgt.errors import CGTError, ParameterError, PositionError
 from cgt.protocol import Game, Outcome
+from solvers import store
 from solvers.kernels.base import SearchBudgetExceeded, check_max_seconds
-from solvers.kernels.packed import packed_solve_result
+from solvers.kernels.packed import SpaceKeeper, packed_solve_result
 from solvers.kernels.table import I64, U64, compiled, popcount
 from solvers.memory import require_memory
 from solvers.result import MoveValue, SolveResult
@@ -464,6 +466,19 @@ def sweep(
 
 
 # --------------------------------------------------------------------- Python side
+@cache
+def _record_of_code(loser: bool) -> np.ndarray:
+    """The :mod:`solvers.store` record of every ``value`` byte (under ``turns=loser`` its
+    mover bit is not part of the code); unreached placements are not positions."""
+    codes = np.arange(256, dtype=np.int64)
+    if loser:
+        codes &= MOVER_BIT - 1
+    distance = (codes - SOLVED_BASE) >> 1
+    outcome = np.where(codes & 1, store.LOSS, store.WIN)
+    table = np.where(codes >= SOLVED_BASE, (outcome << store.OUTCOME_SHIFT) | distance, 0)
+    return table.astype(np.uint16)
+
+
 class InterleaveSpace:
     """The ranked space of one Interleave game (board, win condition, turn model) above a
     set of fixed stones: every placement on the other cells, its rule tables and, after a
@@ -711,6 +726,32 @@ class InterleaveSpace:
         if progress is not None:
             progress({"phase": phase, "ranks": done, "of": self.ranks})
 
+    # ---------------------------------------------------------------- storing
+    def ranking_meta(self) -> dict[str, Any]:
+        """How indices are ranked, for :mod:`solvers.ranking` to index a stored solution
+        without this module: the free cells (base-3 digits, least significant first), the
+        fixed stones, and the stored states per placement (under ``turns=pass`` the two
+        without a pending pass, ``2 * rank + side``; under ``turns=loser`` one, ``rank``)."""
+        return {
+            "scheme": "interleave",
+            "cells": self.cells,
+            "free_cells": list(self.free_cells),
+            "fixed": [self.fixed_red, self.fixed_black],
+            "states": self.states_stored,
+        }
+
+    def records(self, start: int, stop: int) -> np.ndarray:
+        """Stored states ``start..stop-1`` in the record encoding of :mod:`solvers.store`
+        (placements the solve did not reach are not positions)."""
+        if self.value is None:
+            raise ValueError("solve() first")
+        return np.take(_record_of_code(self.loser), self.value[start:stop])
+
+    @property
+    def size(self) -> int:
+        """Stored states of the space (the length of :attr:`value`)."""
+        return self.states_stored * self.ranks
+
     def code_of(self, position: Any) -> int:
         """The solved code of a position (needs :meth:`solve` over a space holding it)."""
         if self.value is None:
@@ -801,9 +842,12 @@ def solve_interleave(
     principal_variation: bool = True,
     max_seconds: float | None = None,
     progress: ProgressCallback | None = None,
+    keep_space: SpaceKeeper | None = None,
 ) -> SolveResult:
     """Solve ``position`` (default: the start) by one packed sweep over the placements of its
     empty cells: the value and remoteness of the root and of every root move.
+    ``keep_space(space, result)`` is called with the solved space (for example to store it,
+    :mod:`solvers.saved`).
 
     ``tt_entries`` and ``symmetry`` are accepted for the solver API's sake and unused (the
     array is sized by the space; the ranking has no symmetry reduction). Remoteness is always
@@ -827,7 +871,7 @@ def solve_interleave(
     space.solve(position, progress=progress, max_seconds=max_seconds)
     solve_seconds = time.perf_counter() - started
     placements = int(space.stats["placements_solved"])
-    return packed_solve_result(
+    result = packed_solve_result(
         game,
         position,
         space,
@@ -845,6 +889,9 @@ def solve_interleave(
             "compile_seconds": round(compile_seconds, 3),
         },
     )
+    if keep_space is not None:
+        keep_space(space, result)
+    return result
 
 
 # ------------------------------------------------------------------ every setup at once

@@ -8,12 +8,17 @@ root move's value, the best moves and one principal variation.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from cgt.protocol import Game, Outcome
 from solvers.memory import format_bytes
 from solvers.result import MoveValue, SolveResult
 from solvers.retrograde import best_move_values
+
+#: Called by a packed kernel with its solved space and the root's result, before the
+#: space's arrays are freed (``keep_space=`` of :func:`solve_entropy`, :func:`solve_interleave`).
+SpaceKeeper = Callable[[Any, SolveResult], None]
 
 
 class SolvedSpace(Protocol):
