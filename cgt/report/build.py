@@ -59,7 +59,9 @@ def write_all(
         if progress:
             progress({"phase": f"report {k}/{len(names)}: {name}"})
         paths.append(write_report(name, out_dir, refresh=refresh, progress=progress))
-    write_index(out_dir, [report_for(n) for n in names], paths)
+    written = [report_for(n) for n in names]
+    write_index(out_dir, written, paths)
+    update_readme(out_dir, written, paths)
     log(out_dir, f"all reports written in {time.perf_counter() - started:.1f} s")
     return paths
 
@@ -125,3 +127,30 @@ def write_index(out_dir: Path, written: list[GameReport], paths: list[Path]) -> 
     path = out_dir / "README.md"
     path.write_text("\n".join(lines) + "\n")
     return path
+
+
+README_START = "<!-- results: written by `cgt report all` from reports/data/, do not edit -->"
+README_END = "<!-- end of results -->"
+
+
+def update_readme(out_dir: Path, written: list[GameReport], paths: list[Path]) -> Path | None:
+    """Rewrite the results block of the project's ``README.md`` (beside ``out_dir``) from the
+    stored results, so the README never carries a number typed by hand; a README without
+    the markers is left alone."""
+    readme = out_dir.parent / "README.md"
+    if not readme.exists():
+        return None
+    text = readme.read_text()
+    if README_START not in text or README_END not in text:
+        return None
+    ctx = ReportContext(out_dir)
+    folder = out_dir.name
+    lines = ["", "What the reports find (each links to its report):", ""]
+    for report, path in zip(written, paths):
+        name = DISPLAY_NAMES.get(report.game, report.game)
+        lines.append(f"- [{name}]({folder}/{path.name}): {report.headline(ctx)}")
+    lines.append("")
+    head, rest = text.split(README_START, 1)
+    _, tail = rest.split(README_END, 1)
+    readme.write_text(head + README_START + "\n".join(lines) + "\n" + README_END + tail)
+    return readme

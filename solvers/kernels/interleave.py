@@ -1043,6 +1043,65 @@ def _no_black_ranks(pow3: np.ndarray) -> np.ndarray:
     return ranks
 
 
+@njit(cache=True)
+def _count_by_stones(
+    value: np.ndarray,
+    stride: I64,
+    other: I64,
+    loser: bool,
+    cells: I64,
+    low: I64,
+    high: I64,
+    totals: np.ndarray,
+    red_wins: np.ndarray,
+    first_red: np.ndarray,
+    first_black: np.ndarray,
+) -> None:
+    """Tally ranks ``low..high`` by (red stones, black stones): setups, Red's wins and the
+    first rank each colour wins. The base-3 digits are counted up like an odometer, so each
+    rank costs a step or two instead of ``cells`` divisions."""
+    side = cells + 1
+    digits = np.zeros(cells, dtype=np.int64)
+    rest = low
+    reds = 0
+    blacks = 0
+    for j in range(cells):
+        digits[j] = rest % 3
+        rest //= 3
+        reds += digits[j] == 1
+        blacks += digits[j] == 2
+    for rank in range(low, high):
+        bucket = reds * side + blacks
+        code = value[stride * rank]
+        if loser:
+            red = (code >= MOVER_BIT) == ((code & 1) == 1)
+        else:
+            red = (code & 1) == 0
+        totals[bucket] += 1
+        if red:
+            red_wins[bucket] += 1
+            if first_red[bucket] < 0:
+                first_red[bucket] = rank
+        elif first_black[bucket] < 0:
+            first_black[bucket] = rank
+        j = 0
+        while j < cells:  # the next rank: add one with carry
+            if digits[j] == 1:
+                reds -= 1
+                blacks += 1
+                digits[j] = 2
+                break
+            if digits[j] == 2:
+                blacks -= 1
+                digits[j] = 0
+                j += 1
+                continue
+            digits[j] = 1
+            reds += 1
+            break
+    _ = other
+
+
 def every_setup_by_stones(
     size: int,
     win: str = "stones",
@@ -1050,7 +1109,7 @@ def every_setup_by_stones(
     *,
     progress: ProgressCallback | None = None,
     max_seconds: float | None = None,
-    chunk: int = 1 << 22,
+    chunk: int = 1 << 26,
 ) -> dict[str, Any]:
     """Solve every placement of the size-``size`` board (one sweep) and split the setups by
     their number of red and black stones: per (red, black) count, how many setups there
@@ -1073,34 +1132,26 @@ def every_setup_by_stones(
     side = cells + 1
     totals = np.zeros(side * side, dtype=np.int64)
     red_wins = np.zeros(side * side, dtype=np.int64)
-    first_rank = {
-        True: np.full(side * side, -1, dtype=np.int64),
-        False: np.full(side * side, -1, dtype=np.int64),
-    }
+    first_red = np.full(side * side, -1, dtype=np.int64)
+    first_black = np.full(side * side, -1, dtype=np.int64)
     for low in range(0, space.ranks, chunk):
         high = min(space.ranks, low + chunk)
-        ranks = np.arange(low, high, dtype=np.int64)
-        digits = ranks.copy()
-        reds = np.zeros(high - low, dtype=np.int64)
-        blacks = np.zeros(high - low, dtype=np.int64)
-        for _ in range(cells):
-            digit = digits % 3
-            digits //= 3
-            reds += digit == 1
-            blacks += digit == 2
-        bucket = reds * side + blacks
-        wins = predicate(
-            value[stride * low : stride * high : stride],
-            value[stride * low + other : stride * high + other : stride],
-        ).astype(bool)
-        totals += np.bincount(bucket, minlength=side * side)
-        red_wins += np.bincount(bucket[wins], minlength=side * side)
-        for colour_is_red, mask in ((True, wins), (False, ~wins)):
-            found, where = np.unique(bucket[mask], return_index=True)
-            unset = first_rank[colour_is_red][found] < 0
-            first_rank[colour_is_red][found[unset]] = ranks[mask][where[unset]]
+        _count_by_stones(
+            value,
+            stride,
+            other,
+            space.loser,
+            cells,
+            low,
+            high,
+            totals,
+            red_wins,
+            first_red,
+            first_black,
+        )
         if progress:
             progress({"phase": "count by stones", "placements": int(high), "of": int(space.ranks)})
+    first_rank = {True: first_red, False: first_black}
 
     def setup_of(rank: int) -> list[int]:
         red = black = 0

@@ -119,11 +119,11 @@ def compute_from_store(
         decoded = decode_record(int(record))
         if decoded is None:
             continue
-        outcome, rem = decoded
+        outcome, plies = decoded
         n = int(histogram[record])
         by_outcome[outcome.label] += n
-        if outcome != Outcome.DRAW and rem is not None:
-            by_rem[outcome.label][str(rem)] = by_rem[outcome.label].get(str(rem), 0) + n
+        if outcome != Outcome.DRAW and plies is not None:
+            by_rem[outcome.label][str(plies)] = by_rem[outcome.label].get(str(plies), 0) + n
     by_rem = {k: dict(sorted(v.items(), key=lambda kv: int(kv[0]))) for k, v in by_rem.items()}
     space = EntropySpace(game)
     space.build_tables()

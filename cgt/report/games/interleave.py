@@ -95,7 +95,8 @@ def setups_section(ctx: ReportContext, size: int, results: dict[str, Any], level
     game = load_game("interleave", size=size)
     lines = []
     rows = []
-    for win in WINS:
+    wins = [w for w in WINS if w in results]
+    for win in wins:
         pie = results[win]["pie_setups"]
         rows.append(
             [
@@ -116,18 +117,21 @@ def setups_section(ctx: ReportContext, size: int, results: dict[str, Any], level
         "counted, at least one black):",
         "",
     ]
-    tables = {win: _stones_table(results[win]["by_stones"], game.board.size) for win in WINS}  # type: ignore[attr-defined]
-    merged = [[t[0], t[1], t[3], g[3]] for t, g in zip(tables["stones"], tables["groups"])]
-    lines += table(
-        ["stones placed", "setups", "Red wins (win=stones)", "Red wins (win=groups)"], merged
-    )
+    cells = game.board.size  # type: ignore[attr-defined]
+    tables = [_stones_table(results[win]["by_stones"], cells) for win in wins]
+    merged = [[row[0][0], row[0][1], *(t[3] for t in row)] for row in zip(*tables)]
+    lines += table(["stones placed", "setups", *(f"Red wins (win={w})" for w in wins)], merged)
     lines.append("")
-    cats, stones_share = _share_by_black(results["stones"]["by_stones"])
-    _, groups_share = _share_by_black(results["groups"]["by_stones"])
+    colours = {"stones": "#004488", "groups": "#BB5566"}
+    series = []
+    cats: list[str] = []
+    for win in wins:
+        cats, share = _share_by_black(results[win]["by_stones"])
+        series.append((f"win={win}", share, colours[win]))
     path = ctx.figure(f"interleave_size-{size}_red-share.png")
     grouped_bars(
         cats,
-        [("win=stones", stones_share, "#004488"), ("win=groups", groups_share, "#BB5566")],
+        series,
         path,
         f"Interleave size {size}: share of setups Red wins, by number of black stones",
         "share Red wins",
@@ -167,17 +171,16 @@ def build(ctx: ReportContext) -> list[str]:
         level="###",
     )
     s3, s2 = big.results, small.results
-    pie = {w: s3[w]["pie_setups"] for w in WINS}
+    pie = {w: s3[w]["pie_setups"] for w in WINS if w in s3}
     no_black, no_black_red = _no_black(s3["stones"]["by_stones"])
     examples = _example_setups(3, s3["stones"]["by_stones"])
     questions = [
         Question(
             "How strong is Red's tie-break?",
-            f"Strong but not overwhelming: of the {count(pie['stones']['setups_up_to_symmetry'])} "
-            f"size-3 pie setups (up to symmetry) Red wins "
-            f"{pct(pie['stones']['red_wins_up_to_symmetry'] / pie['stones']['setups_up_to_symmetry'])} "
-            f"under win=stones and {pct(pie['groups']['red_wins_up_to_symmetry'] / pie['groups']['setups_up_to_symmetry'])} "
-            f"under win=groups. Claim {verdict(ctx, 'interleave.red-advantage')}.",
+            f"Of the {count(pie['stones']['setups_up_to_symmetry'])} size-3 pie setups (up to "
+            "symmetry) Red wins "
+            + " and ".join(f"{_share(p)} under win={w}" for w, p in pie.items())
+            + f". Claim {verdict(ctx, 'interleave.red-advantage')}.",
             "[every setup of size 3](#size-3-every-pie-setup)",
         ),
         Question(
@@ -271,12 +274,16 @@ def headline(ctx: ReportContext) -> str:
     stored = data.load(ctx.out_dir, "interleave-size-3-setups")
     if stored is None:
         return "-"
-    pie = stored.results["stones"]["pie_setups"]
-    groups = stored.results["groups"]["pie_setups"]
-    return (
-        f"size 3: Red wins **{pct(pie['red_wins_up_to_symmetry'] / pie['setups_up_to_symmetry'])}** "
-        f"of the pie setups (win=stones), {pct(groups['red_wins_up_to_symmetry'] / groups['setups_up_to_symmetry'])} (win=groups)"
-    )
+    shares = [
+        f"**{_share(stored.results[w]['pie_setups'])}** (win={w})"
+        for w in WINS
+        if w in stored.results
+    ]
+    return "size 3: Red wins " + ", ".join(shares) + " of the pie setups up to symmetry"
+
+
+def _share(pie: dict[str, Any]) -> str:
+    return pct(pie["red_wins_up_to_symmetry"] / pie["setups_up_to_symmetry"])
 
 
 REPORT = GameReport("interleave", SLUG, build, headline)
