@@ -202,3 +202,47 @@ def test_a_report_links_only_existing_files_and_a_rerun_writes_the_same_bytes(
     # Nim 1,2 has nim-sum 3, so the first player wins (by hand)
     nim = write_report("nim", tmp_path, {"heaps": "1,2"}).read_text()
     assert "**the first player wins**" in nim or "(the first player) wins" in nim
+
+
+@pytest.mark.slow
+def test_entropy_summary_of_a_stored_solution_replays_under_the_readable_rules(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import subprocess
+    import sys
+
+    from cgt.report.games.entropy import compute_from_store
+
+    params = {"width": 4, "height": 3, "setup": "SSSS/..../OOOO O"}
+    monkeypatch.setenv("CGT_DB", str(tmp_path / "db.sqlite"))
+    options = [arg for k, v in params.items() for arg in ("-p", f"{k}={v}")]
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "cgt",
+            "solve",
+            "entropy",
+            *options,
+            "--solver",
+            "compiled",
+            "--save",
+        ],
+        check=True,
+        capture_output=True,
+    )
+    summary = compute_from_store(params)
+    assert summary["start"]["outcome"] == "draw"  # the 4x3 start is drawn (retrograde, above)
+    assert sum(summary["by_outcome"].values()) == summary["positions"]
+    longest = summary["longest_win"]
+    game = load_game("entropy", **params)
+    position = game.parse(longest["position"])
+    winner = game.to_move(position)
+    assert len(longest["line"]) == longest["remoteness"]
+    for name in longest["line"]:
+        assert game.result(position) is None
+        position = game.play(position, game.parse_move(position, name))
+    result = game.result(position)
+    assert result is not None and result != Outcome.DRAW
+    mover_wins = result == Outcome.WIN
+    assert (game.to_move(position) == winner) == mover_wins

@@ -218,7 +218,7 @@ def value_maps(
     columns = columns or min(n, 3)
     rows = (n + columns - 1) // columns
     fig, axes = plt.subplots(
-        rows, columns, figsize=(4.6 * columns, 4.7 * rows + 0.5), squeeze=False
+        rows, columns, figsize=(4.6 * columns, 5.0 * rows + 0.5), squeeze=False
     )
     outcomes: set[Outcome] = set()
     arrows = False
@@ -294,19 +294,37 @@ def value_remoteness_chart(
     ):
         counts = by_remoteness.get(label, {})
         ys = [counts.get(str(int(x)), 0) for x in xs]
+        name = f"{label} for the player to move"
+        if top > 40:  # too many bars to read: one point per non-zero count
+            points = [(int(x), y) for x, y in zip(xs, ys) if y]
+            left.plot(
+                [p[0] for p in points],
+                [p[1] for p in points],
+                color=OUTCOME_COLOURS[outcome],
+                linestyle="none",  # odd and even remoteness differ a lot: no joining lines
+                marker="o" if outcome == Outcome.WIN else "s",
+                markersize=3 if outcome == Outcome.WIN else 2.5,
+                label=name,
+            )
+            continue
         left.bar(
             xs + offset,
             ys,
             width=0.4,
             color=OUTCOME_COLOURS[outcome],
-            label=f"{label} for the player to move",
+            label=name,
             hatch="" if outcome == Outcome.WIN else "//",
             edgecolor="white" if outcome == Outcome.WIN else "#552233",
             linewidth=0,
         )
-    left.set_yscale("log")
+    counts = [n for c in by_remoteness.values() for n in c.values() if n] + [
+        n for n in totals.values() if n
+    ]
+    spread = max(counts, default=1) / max(min(counts, default=1), 1)
+    log = spread > 50  # a linear axis hides the small bars when counts differ this much
+    _scale(left, log)
     left.set_xlabel("remoteness (plies to the end with perfect play)")
-    left.set_ylabel("positions (log scale)")
+    left.set_ylabel("positions (log scale)" if log else "positions")
     left.legend(fontsize=8)
     left.set_title(title, fontsize=9)
     labels = [k for k in ("win", "loss", "draw") if totals.get(k)]
@@ -316,12 +334,34 @@ def value_remoteness_chart(
         color=[OUTCOME_COLOURS[OUTCOME_BY_LABEL[k]] for k in labels],
     )
     right.set_xticks(range(len(labels)), labels)
-    right.set_yscale("log")
+    _scale(right, log)
+    top_total = max((totals[k] for k in labels), default=1)
+    right.set_ylim(top=top_total * (4 if log else 1.15))  # room for the numbers
     right.set_title("all positions", fontsize=9)
     for k, label in enumerate(labels):
-        right.text(k, totals[label], f"{totals[label]:,}", ha="center", va="bottom", fontsize=7)
+        right.text(k, totals[label], _short(totals[label]), ha="center", va="bottom", fontsize=7)
     fig.tight_layout()
     save(fig, path)
+
+
+def _short(n: int) -> str:
+    """1,234 -> "1,234"; 248,376,742 -> "248.4 M"; 3,523,055,314 -> "3.52 G"."""
+    if n >= 10**9:
+        return f"{n / 10**9:.2f} G"
+    if n >= 10**6:
+        return f"{n / 10**6:.1f} M"
+    return f"{n:,}"
+
+
+def _scale(ax: Any, log: bool) -> None:
+    """A log axis with plain numbers (1, 10, 1,000, ...), or a linear one."""
+    from matplotlib.ticker import FuncFormatter
+
+    if log:
+        ax.set_yscale("log")
+        ax.set_ylim(bottom=0.7)
+    ax.yaxis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:,.0f}"))
+    ax.yaxis.set_minor_formatter(FuncFormatter(lambda value, _: ""))
 
 
 def length_histogram(

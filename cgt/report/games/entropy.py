@@ -92,9 +92,8 @@ def compute_from_store(
 ) -> dict[str, Any]:
     """Value x remoteness over every stored position, every opening, the longest forced win
     with its line, and (on 5x5) the document's figures move by move."""
-    from solvers.store import PackedSolution, decode_record
-
     from solvers.kernels.entropy import EntropySpace
+    from solvers.store import PackedSolution, decode_record
 
     game = load_game("entropy", **game_params)
     entry = _stored_space(game)
