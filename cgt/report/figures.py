@@ -317,10 +317,10 @@ def value_remoteness_chart(
             edgecolor="white" if outcome == Outcome.WIN else "#552233",
             linewidth=0,
         )
-    counts = [n for c in by_remoteness.values() for n in c.values() if n] + [
+    nonzero = [n for c in by_remoteness.values() for n in c.values() if n] + [
         n for n in totals.values() if n
     ]
-    spread = max(counts, default=1) / max(min(counts, default=1), 1)
+    spread = max(nonzero, default=1) / max(min(nonzero, default=1), 1)
     log = spread > 50  # a linear axis hides the small bars when counts differ this much
     _scale(left, log)
     left.set_xlabel("remoteness (plies to the end with perfect play)")
