@@ -399,7 +399,7 @@ def grouped_bars(
     xs = np.arange(len(categories))
     hatches = ["", "//", "..", "xx"]
     for k, (label, values, colour) in enumerate(series):
-        ax.bar(
+        bars = ax.bar(
             xs + (k - (len(series) - 1) / 2) * width,
             values,
             width,
@@ -408,6 +408,7 @@ def grouped_bars(
             hatch=hatches[k % 4],
             edgecolor="white",
         )
+        ax.bar_label(bars, labels=[f"{v:.0%}" for v in values], fontsize=6)
     ax.set_xticks(xs, categories, fontsize=8)
     ax.set_ylabel(ylabel)
     ax.set_title(title, fontsize=9)

@@ -136,6 +136,11 @@ def setups_section(ctx: ReportContext, size: int, results: dict[str, Any], level
         f"Interleave size {size}: share of setups Red wins, by number of black stones",
         "share Red wins",
     )
+    lines += [
+        "Red's share of all setups by the number of black stones (0 black stones: the setups "
+        "the pie rule forbids):",
+        "",
+    ]
     lines += ctx.image(path, "Red's share by number of black stones")
     examples = _example_setups(size, results["stones"]["by_stones"])
     if examples:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
+from cgt.protocol import Outcome
 from cgt.registry import load_game
 from cgt.report import analysis
 from cgt.report.document import (
@@ -49,10 +50,14 @@ def line_facts(game: Any, line: list[str]) -> dict[str, Any]:
         move = game.parse_move(position, name)
         captures += "x" in name
         position = game.play(position, move)
-    loser = game.to_move(position)
-    winner = 1 - loser
+    mover = game.to_move(position)
+    # the player to move at the end may be the winner (standard goal: ties go to the stuck player)
+    winner = mover if game.result(position) == Outcome.WIN else 1 - mover
+    loser = 1 - winner
     white, black = position[0], position[1]
     return {
+        "line_winner": "White" if winner == 0 else "Black",
+        "line_complete": game.result(position) is not None,
         "captures": captures,
         "ended_by": "far row" if game.goal_reached(position) else "no legal move",
         "winner_objects": game.objects(position, winner),

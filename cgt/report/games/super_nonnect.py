@@ -308,7 +308,7 @@ def headline(ctx: ReportContext) -> str:
     if stored is None:
         return "-"
     r = stored.results
-    return "; ".join(f"{k}: **{_who(v['winner'])}**" for k, v in r.items())
+    return "; ".join(f"{k}: **{_who(v['winner'])} wins**" for k, v in r.items())
 
 
 REPORT = GameReport("super-nonnect", SLUG, build, headline)
