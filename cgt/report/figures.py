@@ -94,7 +94,14 @@ def _rank(value: dict[str, Any]) -> tuple[int, int]:
     return (int(_outcome(value)), -rem if _outcome(value) == Outcome.WIN else rem)
 
 
-def _legend(fig: Any, player: str, outcomes: set[Outcome], arrows: bool, extra: str | None) -> None:
+def _legend(
+    fig: Any,
+    player: str,
+    outcomes: set[Outcome],
+    arrows: bool,
+    extra: str | None,
+    shading: list[tuple[str, str]] | None = None,
+) -> None:
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
 
@@ -118,6 +125,8 @@ def _legend(fig: Any, player: str, outcomes: set[Outcome], arrows: bool, extra: 
             handles.append(Patch(facecolor=OUTCOME_COLOURS[o], edgecolor="#444444", label=label))
     if extra:
         handles.append(Patch(facecolor=NO_MOVE_COLOUR, edgecolor="#444444", label=extra))
+    for colour, label in shading or []:
+        handles.append(Patch(facecolor=colour, edgecolor="#444444", label=label))
     fig.legend(handles=handles, loc="lower center", ncol=len(handles), frameon=False, fontsize=8)
 
 
@@ -134,6 +143,8 @@ def _draw_cells(
         if cell not in best or _rank(value) > _rank(best[cell]):
             best[cell] = value
     names = cell_names(game)
+    # cells without a move are greyed on plain boards; games that shade cells themselves (cut
+    # cells, the designated mini-board) keep their own shading there
     size = getattr(getattr(game, "board", None), "size", 0)
     colours = {c: NO_MOVE_COLOUR for c in range(size)}
     colours.update({c: OUTCOME_COLOURS[_outcome(v)] for c, v in best.items()})
@@ -239,12 +250,14 @@ def value_maps(
             outcomes |= _draw_arrows(panel_game, position, values, ax)
         else:
             outcomes |= _draw_cells(panel_game, position, values, ax)
-            uncovered = True
+            uncovered = uncovered or hasattr(panel_game, "board")
         ax.set_title(caption, fontsize=9)
     for k in range(n, rows * columns):
         axes[k // columns][k % columns].axis("off")
     extra = "no move there" if uncovered else None
-    _legend(fig, player, outcomes, arrows, extra)
+    # games that shade the cells without a move themselves: say what the shades mean
+    shading = None if uncovered or arrows else PIECE_LEGENDS.get(game.name)
+    _legend(fig, player, outcomes, arrows, extra, shading)
     fig.tight_layout(rect=(0, 0.05, 1, 1))
     save(fig, path)
 
