@@ -152,8 +152,10 @@ def build(ctx: ReportContext) -> list[str]:
         ),
         Question(
             "Does the strict goal make play more passive (longer)?",
-            f"With perfect play the strict goal lasts {by_goal['strict']['remoteness']} plies "
-            f"against {std['remoteness']} under the standard goal.",
+            ("No, not" if by_goal["strict"]["remoteness"] <= std["remoteness"] else "Yes, it is")
+            + f" longer with perfect play: the strict goal lasts {by_goal['strict']['remoteness']} "
+            f"plies against {std['remoteness']} under the standard goal, with "
+            f"{by_goal['strict']['captures']} captures against {std['captures']}.",
             "[the four goals](#size-3-standard-setup-the-four-goals-side-by-side)",
         ),
         Question(
@@ -180,10 +182,11 @@ def build(ctx: ReportContext) -> list[str]:
         ),
         Question(
             "Is capturing rare, as the document expects?",
-            "On the perfect lines: "
-            + ", ".join(f"{g} {by_goal[g]['captures']}" for g in GOALS)
-            + " "
-            "captures.",
+            "Measured on the perfect lines (one optimal game per goal), captures: "
+            + ", ".join(
+                f"{g} {by_goal[g]['captures']} in {by_goal[g]['remoteness']} plies" for g in GOALS
+            )
+            + ". The document gives no figure to hold this against.",
             "[the four goals](#size-3-standard-setup-the-four-goals-side-by-side)",
         ),
         Question(
