@@ -103,11 +103,12 @@ def build(ctx: ReportContext) -> list[str]:
         ),
         Question(
             "Is removal a move players rarely want?",
-            f"On the perfect lines of size 3, {perimeter['removals_on_line']} of "
-            f"{len(perimeter['principal_variation'])} moves are removals with the perimeter "
-            f"opening and {free['removals_on_line']} of {len(free['principal_variation'])} with "
-            f"the free opening; on size 2, {_removals(size2['principal_variation'])} of "
-            f"{len(size2['principal_variation'])}.",
+            "Yes, with perfect play: removals among the moves of the perfect lines, size 3 "
+            f"perimeter opening {perimeter['removals_on_line']} of "
+            f"{len(perimeter['principal_variation'])}, free opening {free['removals_on_line']} of "
+            f"{len(free['principal_variation'])}; size 2, {_removals(size2['principal_variation'])} "
+            f"of {len(size2['principal_variation'])}. One optimal game per board, not every "
+            "optimal game.",
             "[perfect lines](#size-3-perimeter-opening-and-free-opening-side-by-side)",
         ),
         Question(
