@@ -103,7 +103,8 @@ def build(ctx: ReportContext) -> list[str]:
         ),
         Question(
             "Is removal a move players rarely want?",
-            "Yes, with perfect play: removals among the moves of the perfect lines, size 3 "
+            "Measured, not judged (the document states no figure): removals among the moves of "
+            "the perfect lines, size 3 "
             f"perimeter opening {perimeter['removals_on_line']} of "
             f"{len(perimeter['principal_variation'])}, free opening {free['removals_on_line']} of "
             f"{len(free['principal_variation'])}; size 2, {_removals(size2['principal_variation'])} "
