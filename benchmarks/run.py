@@ -141,28 +141,24 @@ def load_average() -> str:
 
 
 def open_boards_table() -> list[str]:
-    """The larger boards, from the one list the reports use as well
-    (cgt.report_sections.LARGER_BOARDS), so the two never disagree: those still out of
-    reach with how far the attempts got, then those solved beyond the reports' own boards."""
-    from cgt.report_sections import LARGER_BOARDS
+    """The boards still out of reach with how far the attempts got, from the stored attempt
+    records the reports use as well (cgt.report.data.attempts), so the two never disagree."""
+    from cgt.report.data import attempts
 
-    lines: list[str] = []
-    for title, solved in (
-        ("Open boards (attempts and how far they got)", False),
-        ("Larger boards solved (how, and what it took)", True),
-    ):
-        lines += [
-            "",
-            f"## {title}",
-            "",
-            "| game | board | status | how far / how |",
-            "|---|---|---|---|",
-        ]
-        for entry in LARGER_BOARDS:
-            if entry.status.startswith("solved") != solved:
-                continue
-            how = entry.how + (f" Reproduce: `{entry.command}`" if entry.command else "")
-            lines.append(f"| {entry.game} | {entry.board} | {entry.status} | {how} |")
+    lines = [
+        "",
+        "## Open boards (attempts and how far they got)",
+        "",
+        "| game | board | status | how far / how |",
+        "|---|---|---|---|",
+    ]
+    for entry in attempts(ROOT / "reports"):
+        how = str(entry.get("how_far", entry.get("summary", "")))
+        if entry.get("command"):
+            how += f" Reproduce: `{entry['command']}`"
+        lines.append(
+            f"| {entry.get('game')} | {entry.get('board')} | {entry.get('status', 'not solved')} | {how} |"
+        )
     return lines
 
 

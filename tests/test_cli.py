@@ -93,12 +93,12 @@ def test_console_script_errors_without_traceback() -> None:
 
 
 def test_report_writes_markdown_and_figures(capsys: pytest.CaptureFixture[str], tmp_path) -> None:  # type: ignore[no-untyped-def]
-    code, _out, _ = run(capsys, "report", "tictactoe", "--out", str(tmp_path), "--samples", "50")
+    code, _out, _ = run(capsys, "report", "tictactoe", "--out", str(tmp_path))
     assert code == 0
     text = (tmp_path / "tictactoe.md").read_text()
     # numbers that must be there (5,478 positions, 765 up to symmetry: Henry Bottomley 2001)
     assert "5,478" in text and "765" in text and "**a draw**" in text
-    for figure in ("tictactoe_remoteness.png", "tictactoe_lengths.png", "tictactoe_openings.png"):
+    for figure in ("tictactoe_values.png", "tictactoe_lengths.png", "tictactoe_line.png"):
         assert (tmp_path / "figures" / figure).stat().st_size > 1000
 
 

@@ -1,11 +1,11 @@
 """Reports: the design metrics against a deliberately simple second implementation, random
-play against hand-worked games, and the written Markdown (every link resolves, every figure
-exists) on tiny boards."""
+play against hand-worked games, the setups-by-stones sweep against the claims' own solver,
+the palette in grey-scale, the stored results, and the written Markdown (every link
+resolves, every figure exists, a rerun writes the same bytes) on tiny boards."""
 
 from __future__ import annotations
 
 import re
-import shlex
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -14,8 +14,11 @@ import pytest
 
 from cgt.protocol import Outcome
 from cgt.registry import load_game
-from cgt.report import Board, claim_finding, design_metrics, random_games, write_all
-from cgt.report_sections import LARGER_BOARDS, PENDING, larger_boards_rows
+from cgt.report import data
+from cgt.report.analysis import design_metrics, random_games
+from cgt.report.build import write_report
+from cgt.report.figures import OUTCOME_COLOURS
+from cgt.report.tables import claim_finding
 from solvers.retrograde import retrograde
 
 
@@ -110,17 +113,59 @@ def test_claim_finding_prefers_the_correction_then_the_argument_then_plain_field
     assert claim_finding({"evidence": {}}) == "see the certificate"
 
 
-def test_larger_boards_name_registered_games_and_commands_that_parse() -> None:
-    for entry in LARGER_BOARDS:
-        load_game(entry.game)  # a registered game
-        if entry.command:
-            words = shlex.split(entry.command)
-            assert words[0] == "cgt" and words[1] in ("solve", "check")
-            if words[1] == "solve":
-                assert words[2] == entry.game
-    rows = larger_boards_rows()
-    assert len(rows) == len(LARGER_BOARDS)
-    assert all(status != PENDING for _, _, status, _ in rows)  # no placeholder lands
+def test_claim_finding_prefers_the_checkers_own_finding() -> None:
+    cert = {"finding": "refuted as printed: a typo", "corrected_statement": "it is c3-d4"}
+    assert claim_finding(cert) == "refuted as printed: a typo"
+
+
+def _grey(colour: str) -> float:
+    """Relative luminance (WCAG) of a #rrggbb colour: what a grey-scale print keeps."""
+    channels = [int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
+    linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def test_win_draw_loss_colours_stay_apart_in_grey_scale() -> None:
+    win, loss, draw = (_grey(OUTCOME_COLOURS[o]) for o in (Outcome.WIN, Outcome.LOSS, Outcome.DRAW))
+
+    # contrast ratios of at least 1.5 between every pair (WCAG's formula)
+    def ratio(a: float, b: float) -> float:
+        return (max(a, b) + 0.05) / (min(a, b) + 0.05)
+
+    assert ratio(win, loss) >= 1.5 and ratio(loss, draw) >= 1.5 and ratio(win, draw) >= 1.5
+
+
+def test_stored_results_keep_their_provenance_and_refuse_garbage(tmp_path: Path) -> None:
+    stored = data.save(tmp_path, "x", {"n": 3}, "cgt report x --refresh")
+    loaded = data.load(tmp_path, "x")
+    assert loaded == stored and loaded.results == {"n": 3}
+    assert loaded.command == "cgt report x --refresh" and loaded.date and loaded.commit
+    assert data.load(tmp_path, "missing") is None
+    (tmp_path / "data" / "bad.json").write_text("{}")
+    with pytest.raises(data.ReportDataError):
+        data.load(tmp_path, "bad")
+
+
+def test_setups_by_stones_agree_with_the_claims_solver_on_size_2() -> None:
+    from proofs.interleave import solve_setup
+    from solvers.kernels.interleave import every_setup_by_stones
+
+    result = every_setup_by_stones(2, "stones", "loser")
+    rows = result["by_stones"]
+    assert sum(r["setups"] for r in rows) == 3**7
+    # the empty board: nobody can place, the tie goes to Red (by hand)
+    (empty,) = [r for r in rows if r["red_stones"] == r["black_stones"] == 0]
+    assert empty["red_wins"] == 1
+    checked = 0
+    for r in rows:
+        for key, colour in (("first_red_won", "Red"), ("first_black_won", "Black")):
+            if r[key] and r["black_stones"]:
+                red, black = r[key]
+                assert solve_setup(2, red, black, turns="loser")["winner"] == colour
+                checked += 1
+    assert checked > 10
+    pie = result["pie_setups"]
+    assert pie["setups"] == 3**7 - 2**7
 
 
 def _links(markdown: str) -> list[str]:
@@ -131,24 +176,73 @@ def _links(markdown: str) -> list[str]:
     ]
 
 
-def test_write_all_writes_reports_an_index_and_only_valid_links(tmp_path: Path) -> None:
-    boards = [
-        Board("tictactoe", {}, "tictactoe", "3x3"),
-        Board("nim", {"heaps": "1,2"}, "nim_1-2"),
-    ]
-    paths = write_all(tmp_path, boards, random_samples=30)
-    assert [p.name for p in paths] == ["tictactoe.md", "nim_1-2.md"]
-    index = (tmp_path / "README.md").read_text()
-    assert "`cgt report all`" in index
-    assert "[tictactoe](tictactoe.md)" in index and "[nim_1-2](nim_1-2.md)" in index
-    # tic-tac-toe is a draw; Nim 1,2 has nim-sum 3, so the first player wins (by hand)
-    assert "| Tic-tac-toe | 3x3 | **a draw** |" in index
-    assert "**the first player" in (tmp_path / "nim_1-2.md").read_text()
-    for page in [tmp_path / "README.md", *paths]:
-        text = page.read_text()
-        for target in _links(text):
-            assert (page.parent / target).exists(), f"{page.name}: broken link {target}"
-    report = (tmp_path / "tictactoe.md").read_text()
-    assert "## State space" in report and "## Design metrics" in report
-    assert "Reproduce everything on this page: `cgt report tictactoe`" in report
-    assert "![value of every opening](figures/tictactoe_openings.png)" in report
+def test_a_report_links_only_existing_files_and_a_rerun_writes_the_same_bytes(
+    tmp_path: Path,
+) -> None:
+    path = write_report("tictactoe", tmp_path)
+    assert path.name == "tictactoe.md"
+    text = path.read_text()
+    assert "**a draw**" in text  # tic-tac-toe is a draw (known)
+    for target in _links(text):
+        assert (path.parent / target.split("#")[0]).exists(), f"broken link {target}"
+    stored = data.load(tmp_path, "tictactoe")
+    assert stored is not None and stored.results["winner"] == "draw"
+    before = {
+        p: p.read_bytes()
+        for p in tmp_path.rglob("*")
+        if p.is_file() and p.suffix in (".md", ".png", ".json")
+    }
+    write_report("tictactoe", tmp_path)
+    after = {
+        p: p.read_bytes()
+        for p in tmp_path.rglob("*")
+        if p.is_file() and p.suffix in (".md", ".png", ".json")
+    }
+    assert after == before
+    # Nim 1,2 has nim-sum 3, so the first player wins (by hand)
+    nim = write_report("nim", tmp_path, {"heaps": "1,2"}).read_text()
+    assert "**the first player wins**" in nim or "(the first player) wins" in nim
+
+
+@pytest.mark.slow
+def test_entropy_summary_of_a_stored_solution_replays_under_the_readable_rules(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import subprocess
+    import sys
+
+    from cgt.report.games.entropy import compute_from_store
+
+    params = {"width": 4, "height": 3, "setup": "SSSS/..../OOOO O"}
+    monkeypatch.setenv("CGT_DB", str(tmp_path / "db.sqlite"))
+    options = [arg for k, v in params.items() for arg in ("-p", f"{k}={v}")]
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "cgt",
+            "solve",
+            "entropy",
+            *options,
+            "--solver",
+            "compiled",
+            "--save",
+        ],
+        check=True,
+        capture_output=True,
+    )
+    summary = compute_from_store(params)
+    assert summary["start"]["outcome"] == "draw"  # the 4x3 start is drawn (retrograde, above)
+    assert sum(summary["by_outcome"].values()) == summary["positions"]
+    longest = summary["longest_win"]
+    game = load_game("entropy", **params)
+    position = game.parse(longest["position"])
+    winner = game.to_move(position)
+    assert len(longest["line"]) == longest["remoteness"]
+    for name in longest["line"]:
+        assert game.result(position) is None
+        position = game.play(position, game.parse_move(position, name))
+    result = game.result(position)
+    assert result is not None and result != Outcome.DRAW
+    mover_wins = result == Outcome.WIN
+    assert (game.to_move(position) == winner) == mover_wins

@@ -24,14 +24,23 @@ from cgt.progress import StderrProgress
     type=click.IntRange(min=1),
     default=2000,
     show_default=True,
-    help="Random games played for the length distribution.",
+    help="Random games played for the length distribution of a board given with -p.",
 )
-def report_command(game_name: str, params: tuple[str, ...], out: Path, samples: int) -> None:
-    """Solve a board and write its report; 'all' writes every default board and the index."""
+@click.option(
+    "--refresh",
+    is_flag=True,
+    help="Re-solve the boards and re-check the claims, rewriting the stored results under "
+    "OUT/data (the large boards take minutes; Entropy 5x5 needs its stored solution).",
+)
+def report_command(
+    game_name: str, params: tuple[str, ...], out: Path, samples: int, refresh: bool
+) -> None:
+    """Write a game's report from the stored results; 'all' writes every seed game's report
+    and the index. With -p, the exhaustive report of that board of any game."""
     from cgt.cli import parse_params
     from cgt.commands.outputs import output_failure, writable_directory
     from cgt.registry import load_game
-    from cgt.report import Board, write_all, write_report
+    from cgt.report.build import write_all, write_report
 
     writable_directory(out)
     progress = StderrProgress("report")
@@ -39,13 +48,16 @@ def report_command(game_name: str, params: tuple[str, ...], out: Path, samples: 
         if game_name == "all":
             if params:
                 raise click.UsageError("'cgt report all' takes no parameters")
-            for path in write_all(out, progress=progress, random_samples=samples):
+            for path in write_all(out, refresh=refresh, progress=progress):
                 click.echo(f"wrote {path}")
             click.echo(f"wrote {out / 'README.md'}")
             return
-        board = Board(game_name, parse_params(params))
-        load_game(board.game, **board.params)  # validate before any work
-        click.echo(f"wrote {write_report(board, out, random_samples=samples, progress=progress)}")
+        parsed = parse_params(params)
+        load_game(game_name, **parsed)  # validate before any work
+        path = write_report(
+            game_name, out, parsed, refresh=refresh, samples=samples, progress=progress
+        )
+        click.echo(f"wrote {path}")
     except OSError as exc:  # the directory was writable at the start: disk full, removed ...
         raise output_failure(exc.filename or out, exc) from None
     finally:

@@ -1,0 +1,141 @@
+"""The stored results the reports are written from: one JSON file per result under
+``reports/data/``, each carrying the command, date and commit that produced it.
+
+A page never computes a number on its own: it reads these files, so ``cgt report all`` in a
+fresh clone writes the same bytes every time and needs none of the multi-gigabyte solutions.
+``cgt report GAME --refresh`` (or a benchmark) re-solves and rewrites a file.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from cgt.errors import CGTError
+
+#: Where the data lives, relative to the reports directory.
+DATA_DIRNAME = "data"
+
+
+class ReportDataError(CGTError):
+    """A stored result is missing or unreadable."""
+
+
+@dataclass(frozen=True)
+class Stored:
+    """One stored result: what it holds and how it was made."""
+
+    name: str
+    results: dict[str, Any]
+    command: str
+    date: str
+    commit: str
+
+    def provenance(self) -> str:
+        """One line saying where the numbers come from, for the foot of a section."""
+        return (
+            f"Data: [`data/{self.name}.json`](data/{self.name}.json), written by `{self.command}` "
+            f"on {self.date} at commit `{self.commit}`."
+        )
+
+
+def git_commit(cwd: Path | None = None) -> str:
+    """The short commit of the checkout (``unknown`` outside git); ``+`` marks local edits."""
+    here = cwd or Path(__file__).resolve().parent
+    try:
+        commit = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"],
+            capture_output=True,
+            text=True,
+            cwd=here,
+            check=False,
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--", ":/cgt", ":/solvers", ":/proofs"],
+            capture_output=True,
+            text=True,
+            cwd=here,
+            check=False,
+        ).stdout.strip()
+    except OSError:
+        return "unknown"
+    return (commit or "unknown") + ("+" if commit and dirty else "")
+
+
+def data_dir(out_dir: Path) -> Path:
+    return out_dir / DATA_DIRNAME
+
+
+def load(out_dir: Path, name: str) -> Stored | None:
+    """The stored result ``name`` (``data/<name>.json``), or None when there is none."""
+    path = data_dir(out_dir) / f"{name}.json"
+    if not path.exists():
+        return None
+    try:
+        raw = json.loads(path.read_text())
+        return Stored(name, raw["results"], raw["command"], raw["date"], raw["commit"])
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise ReportDataError(f"{path}: not a stored result ({exc})") from exc
+
+
+def save(out_dir: Path, name: str, results: dict[str, Any], command: str) -> Stored:
+    """Write ``results`` as ``data/<name>.json`` with today's date and the current commit."""
+    stored = Stored(name, results, command, datetime.now(UTC).strftime("%Y-%m-%d"), git_commit())
+    path = data_dir(out_dir) / f"{name}.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    record = {
+        "command": stored.command,
+        "date": stored.date,
+        "commit": stored.commit,
+        "results": results,
+    }
+    path.write_text(json.dumps(record, indent=1, sort_keys=False, default=str) + "\n")
+    return stored
+
+
+def ensure(
+    out_dir: Path,
+    name: str,
+    compute: Callable[[], dict[str, Any]],
+    command: str,
+    refresh: bool = False,
+) -> Stored:
+    """The stored result ``name``; computed and written first when missing or ``refresh``."""
+    stored = None if refresh else load(out_dir, name)
+    if stored is None:
+        stored = save(out_dir, name, compute(), command)
+    return stored
+
+
+#: The attempts recorded before attempt records became data files of their own: used for a
+#: game only while ``data/attempts/`` holds no record of it.
+LEGACY_ATTEMPTS = "larger-boards"
+
+
+def attempts(out_dir: Path) -> list[dict[str, Any]]:
+    """Records of attempts at boards still out of reach: ``data/attempts/*.json`` (sorted by
+    file name), and for games without such a record the entries of
+    ``data/larger-boards.json``. Each is a dict with at least ``game`` and ``board``, and
+    ``file``: the data file it came from."""
+    folder = data_dir(out_dir) / "attempts"
+    records = []
+    for path in sorted(folder.glob("*.json")) if folder.is_dir() else []:
+        try:
+            record = json.loads(path.read_text())
+        except ValueError as exc:
+            raise ReportDataError(f"{path}: not JSON ({exc})") from exc
+        if isinstance(record, dict) and "results" in record and "game" not in record:
+            record = {**record, **record["results"]}
+        if isinstance(record, dict):
+            records.append({**record, "file": f"data/attempts/{path.name}"})
+    recorded = {r.get("game") for r in records}
+    legacy = load(out_dir, LEGACY_ATTEMPTS)
+    for entry in legacy.results.get("attempts", []) if legacy else []:
+        if entry.get("game") not in recorded:
+            records.append({**entry, "file": f"data/{LEGACY_ATTEMPTS}.json"})
+    return records
