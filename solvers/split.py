@@ -85,6 +85,18 @@ def check_backend(backend: str) -> None:
     )
 
 
+def make_parallel(jobs: int, backend: str) -> Any:
+    """A ``joblib.Parallel`` of ``jobs`` workers on ``backend``, yielding results in order.
+
+    The backend is set with ``parallel_config`` rather than passed by name: joblib 1.6
+    builds a backend named in ``Parallel(backend=...)`` with a ``nesting_level`` argument
+    that its dask backend forwards to every task, which then fails."""
+    from joblib import Parallel, parallel_config
+
+    with parallel_config(backend=backend):
+        return Parallel(n_jobs=jobs, return_as="generator")
+
+
 def solve_by_openings(
     game: Game[Any, Any],
     position: Any = None,
@@ -105,7 +117,7 @@ def solve_by_openings(
     ``max_seconds`` bounds the whole run: :class:`~solvers.budget.SearchBudgetExceeded` once
     it is spent, with every opening solved before then already checkpointed in ``database``
     (the same command resumes from them)."""
-    from joblib import Parallel, delayed
+    from joblib import delayed
 
     check_backend(backend)
     if solver not in SPLIT_SOLVERS:
@@ -148,8 +160,7 @@ def solve_by_openings(
         progress({"phase": "openings", "solved": len(known), "total": len(children)})
     outputs: Any = []
     if todo:
-        parallel = Parallel(n_jobs=jobs, backend=backend, return_as="generator")
-        outputs = parallel(
+        outputs = make_parallel(jobs, backend)(
             delayed(_solve_child)(
                 game, children[i], remoteness, symmetry, tt_entries, solver, deadline_epoch
             )

@@ -10,6 +10,7 @@ def COMMANDS() -> list[click.Command]:
     from cgt.commands.db import db_command
     from cgt.commands.eval import eval_command
     from cgt.commands.explore import explore_command
+    from cgt.commands.frontier import frontier_command
     from cgt.commands.report import report_command
     from cgt.commands.value import value_command
 
@@ -17,6 +18,7 @@ def COMMANDS() -> list[click.Command]:
         db_command,
         eval_command,
         explore_command,
+        frontier_command,
         report_command,
         value_command,
     ]

@@ -1,0 +1,148 @@
+"""Attack the open boards by frontier proofs and store how far each got.
+
+    python benchmarks/open_boards.py                      # every open board, resuming
+    python benchmarks/open_boards.py control-4 --max-seconds 3600 --jobs 2
+
+Each board's proof is a frontier of jobs (solvers.frontier) whose proven jobs are kept in the
+solution database (``--db``, default ``$CGT_DB`` or the user cache), so every run resumes
+where the last stopped, on this machine or any other sharing the file. After the run each
+board's status (jobs proven won / lost, open, not started, nodes, job time) is written with
+the date, commit, machine and command to ``reports/data/frontier/BOARD.json``, the one
+source of the frontier figures in ``benchmarks/RESULTS.md`` and the reports.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "reports" / "data" / "frontier"
+
+
+@dataclass(frozen=True)
+class OpenBoard:
+    """A board nobody has solved, with the frontier it is attacked by."""
+
+    name: str
+    game: str
+    params: dict[str, Any]
+    depth: int
+    job_seconds: float
+    why: str
+
+
+OPEN_BOARDS = (
+    OpenBoard(
+        "control-4",
+        "control",
+        {"size": 4},
+        3,
+        60.0,
+        "the designer's recommended board; the document's engines suggest the second player",
+    ),
+    OpenBoard("lag-4", "lag", {"size": 4}, 2, 60.0, "the board the document plays"),
+    OpenBoard(
+        "super-nonnect-3x3-revised",
+        "super-nonnect",
+        {"a": 3, "b": 3, "rule": "revised"},
+        2,
+        60.0,
+        "the document's own board under its revised rule",
+    ),
+)
+
+
+def commit() -> str:
+    try:
+        return subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
+def main(argv: list[str] | None = None) -> int:
+    from cgt.progress import StderrProgress
+    from cgt.registry import load_game
+    from solvers.database import SolutionDatabase
+    from solvers.frontier import solve_frontier
+
+    names = [b.name for b in OPEN_BOARDS]
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("boards", nargs="*", metavar="BOARD", help=", ".join(names))
+    parser.add_argument("--max-seconds", type=float, default=600.0, help="per board")
+    parser.add_argument("--job-seconds", type=float, default=None, help="override per job")
+    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--db", type=Path, default=None)
+    parser.add_argument("--out", type=Path, default=OUT)
+    parser.add_argument(
+        "--status", action="store_true", help="write the stored status only, run no job"
+    )
+    args = parser.parse_args(argv)
+    unknown = sorted(set(args.boards) - set(names))
+    if unknown:
+        parser.error(f"unknown board {unknown[0]!r} (boards: {', '.join(names)})")
+    chosen = [b for b in OPEN_BOARDS if not args.boards or b.name in args.boards]
+    args.out.mkdir(parents=True, exist_ok=True)
+    database = SolutionDatabase(args.db)
+    for board in chosen:
+        game = load_game(board.game, **board.params)
+        job_seconds = args.job_seconds or board.job_seconds
+        progress = StderrProgress(f"{board.name}")
+        started = time.perf_counter()
+        try:
+            status = solve_frontier(
+                game,
+                depth=board.depth,
+                database=database,
+                jobs=args.jobs,
+                solver="compiled",
+                job_seconds=job_seconds,
+                max_seconds=args.max_seconds,
+                run=not args.status,
+                progress=progress,
+            )
+        finally:
+            progress.close()
+        params = " ".join(f"-p {k}={v}" for k, v in board.params.items())
+        record = {
+            "board": board.name,
+            "why": board.why,
+            "status": status.as_dict(),
+            "job_seconds": job_seconds,
+            "command": f"cgt frontier {board.game} {params} --depth {board.depth} "
+            f"--solver compiled --job-seconds {job_seconds:g}",
+            "run": {
+                "command": "python benchmarks/open_boards.py " + " ".join(argv or sys.argv[1:]),
+                "date": time.strftime("%Y-%m-%d", time.gmtime()),
+                "commit": commit(),
+                "machine": f"{platform.machine()}, {os.cpu_count()} cores",
+                "wall_seconds": round(time.perf_counter() - started, 1),
+            },
+        }
+        path = args.out / f"{board.name}.json"
+        path.write_text(json.dumps(record, indent=2, sort_keys=True) + "\n")
+        print(
+            f"{board.name}: {status.proven}/{status.jobs} jobs proven "
+            f"({status.won} won, {status.lost} lost), {status.open} open, "
+            f"root {'undecided' if status.root is None else status.root.label} -> {path}"
+        )
+    database.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

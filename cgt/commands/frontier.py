@@ -1,0 +1,138 @@
+"""``cgt frontier``: prove a large board by independent, checkpointed jobs (solvers.frontier)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from cgt.progress import StderrProgress
+
+
+@click.command("frontier")
+@click.argument("game_name", metavar="GAME")
+@click.argument("position", required=False)
+@click.option("-p", "--param", "params", multiple=True, metavar="KEY=VALUE", help="Game parameter.")
+@click.option(
+    "--depth",
+    type=click.IntRange(min=0),
+    required=True,
+    help="Jobs are the positions this many plies below POSITION (default: the start).",
+)
+@click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True)
+@click.option(
+    "--backend",
+    default="loky",
+    show_default=True,
+    help="joblib backend: loky, threading, or a cluster backend (dask, ray) from a plugin.",
+)
+@click.option(
+    "--solver",
+    type=click.Choice(["auto", "retrograde", "alphabeta", "compiled"]),
+    default="auto",
+    show_default=True,
+    help="Solver of each job (value only).",
+)
+@click.option(
+    "--job-seconds",
+    type=click.FloatRange(min=0, min_open=True),
+    default=None,
+    help="Budget of one job; a job that runs out is recorded as open and skipped until a "
+    "run gives jobs a larger budget.",
+)
+@click.option(
+    "--max-seconds",
+    type=click.FloatRange(min=0, min_open=True),
+    default=None,
+    help="Stop the run after this many seconds (proven jobs stay stored).",
+)
+@click.option("--tt-entries", type=click.IntRange(min=2), default=None)
+@click.option("--no-symmetry", is_flag=True, help="Do not merge symmetric positions.")
+@click.option("--status", "status_only", is_flag=True, help="Only show the frontier; run nothing.")
+@click.option(
+    "--db",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Solution database (default $CGT_DB or ~/.cache/cgt/solutions.sqlite).",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object on stdout.")
+def frontier_command(
+    game_name: str,
+    position: str | None,
+    params: tuple[str, ...],
+    depth: int,
+    jobs: int,
+    backend: str,
+    solver: str,
+    job_seconds: float | None,
+    max_seconds: float | None,
+    tt_entries: int | None,
+    no_symmetry: bool,
+    status_only: bool,
+    db: Path | None,
+    as_json: bool,
+) -> None:
+    """Prove who wins POSITION of GAME by the jobs DEPTH plies below it.
+
+    Every proven job is stored in the solution database as it finishes; the same command
+    run again (here or on another machine sharing the database file) runs only the jobs
+    still unproven, and only those that can still change the answer. Prints how many jobs
+    are proven (won / lost for the player to move), open, or not started.
+    """
+    from cgt.cli import emit_json, make_game, parse_position
+    from solvers.database import SolutionDatabase
+    from solvers.frontier import solve_frontier
+
+    game = make_game(game_name, params)
+    pos = parse_position(game, position)
+    database = SolutionDatabase(db)
+    progress = StderrProgress(f"frontier {game.label()} depth {depth}")
+    try:
+        status = solve_frontier(
+            game,
+            pos,
+            depth=depth,
+            database=database,
+            jobs=jobs,
+            backend=backend,
+            solver=solver,
+            job_seconds=job_seconds,
+            max_seconds=max_seconds,
+            tt_entries=tt_entries,
+            symmetry=not no_symmetry,
+            run=not status_only,
+            progress=progress,
+        )
+    finally:
+        progress.close()
+        database.close()
+    if as_json:
+        emit_json(status.as_dict())
+        return
+    data = status.as_dict()
+    click.echo(f"game:      {game.label()}   position: {data['position']}")
+    click.echo(
+        f"frontier:  {data['jobs']:,} jobs at depth {depth} "
+        f"({data['tree_positions']:,} positions down to it, up to symmetry)"
+    )
+    click.echo(
+        f"jobs:      {data['proven']:,} proven ({data['won']:,} won, {data['lost']:,} lost"
+        f"{', ' + format(data['drawn'], ',') + ' drawn' if data['drawn'] else ''} "
+        f"for the player to move), {data['open']:,} open, {data['not_started']:,} not started; "
+        f"{data['relevant']:,} can still change the answer"
+    )
+    root = "undecided" if data["winner"] is None else f"{data['winner']} player wins"
+    if data["winner"] == "draw":
+        root = "draw"
+    click.echo(f"root:      {root}")
+    for opening in data["openings"]:
+        outcome = opening["outcome"] or "undecided"
+        click.echo(f"  {opening['move']:<8} {outcome}")
+    run = data["this_run"]
+    click.echo(
+        f"work:      {data['nodes']:,} nodes in {data['seconds']:.1f} s of job time in all; "
+        f"this run {run['jobs']:,} jobs, {run['nodes']:,} nodes, {run['seconds']:.1f} s"
+        + (" (stopped by --max-seconds)" if run["stopped_by_budget"] else "")
+    )
+    if data["openings"]:
+        click.echo("(opening outcomes are for the player making the move)")

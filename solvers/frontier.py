@@ -1,0 +1,521 @@
+"""Long solves as a frontier of independent jobs that span sessions and machines.
+
+The positions ``depth`` plies below the root, merged by symmetry and by transposition, are
+the *jobs*. Each job is solved on its own (value only: who wins with perfect play) and
+stored in the solution database as soon as it finishes, so running the same command again
+runs only the jobs not yet proven, and progress on an unsolved board is a number that grows
+from run to run.
+
+The tree above the frontier is small; every run rebuilds it and evaluates it from the stored
+jobs. A node is won for its mover as soon as one move leads to a position lost for the
+player who then moves (a single winning child decides it), lost once every move leads to a
+won one. A job that can no longer change the root's value is never run: jobs are taken only
+from undecided subtrees, depth first, in small batches, and the tree is re-evaluated after
+every batch.
+
+A job may be given a time budget (``job_seconds``). A job that runs out of it is recorded as
+*open*, with the nodes and seconds it spent; runs with the same budget skip it (so the other
+jobs go on), and a run that gives jobs a larger budget tries it again.
+
+Jobs run with joblib, so any joblib backend runs them: ``loky`` (processes on this machine),
+or a cluster through ``dask`` (``dask.distributed``) or ``ray``, registered in a plugin file
+loaded with ``cgt --load`` (see the README). The database stays with the process that
+drives the run; workers only solve and send back ``(outcome, nodes, seconds)``.
+
+Soundness in games whose positions can repeat: a node is decided only from decided children
+and from the game's own result, never from a repetition seen above the frontier, so the
+graph-history problem does not arise here; it is the job solver's to answer for.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass, field
+from typing import Any
+
+from cgt.errors import ParameterError
+from cgt.protocol import Game, Outcome
+from solvers.budget import Deadline, SearchBudgetExceeded, check_max_seconds
+from solvers.database import SolutionDatabase, key_text
+
+JobSolver = str  # "auto", "retrograde", "alphabeta" or "compiled": see solvers.api.solve
+
+JOBS_SCHEMA = """
+CREATE TABLE IF NOT EXISTS frontier_jobs (
+    game TEXT NOT NULL,
+    params TEXT NOT NULL,
+    key TEXT NOT NULL,
+    outcome INTEGER,
+    nodes INTEGER NOT NULL,
+    seconds REAL NOT NULL,
+    budget REAL,
+    attempts INTEGER NOT NULL,
+    solver TEXT NOT NULL,
+    PRIMARY KEY (game, params, key)
+) WITHOUT ROWID;
+"""
+
+#: The largest tree above the frontier that is built (positions); deeper frontiers are
+#: refused with a message rather than filling the memory.
+DEFAULT_MAX_TREE = 2_000_000
+
+
+@dataclass
+class FrontierTree:
+    """The positions from the root down to the frontier, each once (up to symmetry).
+
+    Node 0 is the root. ``children[i]`` lists ``(child, flips)``: ``flips`` is true when the
+    player to move changes along the move (a child's value is then negated for the parent).
+    ``terminal[i]`` is the game's result at a finished position, for its player to move.
+    Jobs are the unfinished nodes at the frontier's depth.
+    """
+
+    depth: int
+    keys: list[Hashable]
+    positions: list[Any]
+    levels: list[int]
+    children: list[list[tuple[int, bool]]]
+    terminal: list[Outcome | None]
+    root_moves: list[tuple[str, int, bool]] = field(default_factory=list)
+
+    def __len__(self) -> int:
+        return len(self.keys)
+
+    def is_job(self, node: int) -> bool:
+        return self.levels[node] == self.depth and self.terminal[node] is None
+
+    @property
+    def jobs(self) -> list[int]:
+        return [i for i in range(len(self)) if self.is_job(i)]
+
+
+def build_tree(
+    game: Game[Any, Any],
+    position: Any,
+    depth: int,
+    *,
+    symmetry: bool = True,
+    max_nodes: int = DEFAULT_MAX_TREE,
+) -> FrontierTree:
+    """Every position at most ``depth`` plies below ``position``, breadth first, each once.
+
+    A position reached again (by a transposition, a symmetric image, or a repetition) is the
+    same node, first reached at its smallest depth."""
+    if not isinstance(depth, int) or isinstance(depth, bool) or depth < 0:
+        raise ParameterError(f"frontier depth must be an integer >= 0, got {depth!r}")
+
+    def key_of(p: Any) -> Hashable:
+        return game.canonical_key(p) if symmetry else game.key(p)
+
+    keys: list[Hashable] = [key_of(position)]
+    index: dict[Hashable, int] = {keys[0]: 0}
+    tree = FrontierTree(depth, keys, [position], [0], [[]], [game.result(position)])
+    level_start = 0
+    for level in range(depth):
+        level_end = len(tree)
+        for node in range(level_start, level_end):
+            parent = tree.positions[node]
+            if tree.terminal[node] is not None:
+                continue
+            mover = game.to_move(parent)
+            for move in game.moves(parent):
+                child = game.play(parent, move)
+                key = key_of(child)
+                found = index.get(key)
+                if found is None:
+                    found = len(tree)
+                    if found >= max_nodes:
+                        raise ParameterError(
+                            f"the tree above a frontier at depth {depth} has more than "
+                            f"{max_nodes:,} positions (reached at depth {level + 1}); "
+                            "choose a smaller depth"
+                        )
+                    index[key] = found
+                    keys.append(key)
+                    tree.positions.append(child)
+                    tree.levels.append(level + 1)
+                    tree.children.append([])
+                    tree.terminal.append(game.result(child))
+                flips = game.to_move(child) != mover
+                tree.children[node].append((found, flips))
+                if node == 0:
+                    tree.root_moves.append((game.move_name(parent, move), found, flips))
+        level_start = level_end
+    return tree
+
+
+def evaluate(tree: FrontierTree, known: dict[int, Outcome]) -> list[Outcome | None]:
+    """Value of every node for its mover, from the finished positions and ``known`` jobs;
+    ``None`` where the jobs proven so far do not decide it.
+
+    Values only ever go from undecided to decided, so sweeping until nothing changes ends
+    (transpositions and repetitions can point a node at a node of a smaller index)."""
+    value: list[Outcome | None] = [
+        tree.terminal[i] if tree.terminal[i] is not None else known.get(i) for i in range(len(tree))
+    ]
+    changed = True
+    while changed:
+        changed = False
+        for node in range(len(tree) - 1, -1, -1):
+            if value[node] is not None or not tree.children[node]:
+                continue
+            seen: list[Outcome] = []
+            for child, flips in tree.children[node]:
+                v = value[child]
+                if v is None:
+                    continue
+                seen.append(-v if flips else v)
+            if Outcome.WIN in seen:
+                value[node] = Outcome.WIN
+            elif len(seen) == len(tree.children[node]):
+                value[node] = max(seen)
+            else:
+                continue
+            changed = True
+    return value
+
+
+def relevant_jobs(
+    tree: FrontierTree, value: list[Outcome | None], skip: set[int] | None = None
+) -> list[int]:
+    """Unproven jobs that can still change the root's value, depth first in move order:
+    the jobs below undecided nodes only. ``skip`` leaves out jobs (open ones)."""
+    out: list[int] = []
+    seen: set[int] = set()
+    stack = [0]
+    while stack:
+        node = stack.pop()
+        if node in seen or value[node] is not None:
+            continue
+        seen.add(node)
+        if tree.is_job(node):
+            if not skip or node not in skip:
+                out.append(node)
+            continue
+        stack.extend(child for child, _ in reversed(tree.children[node]))
+    return out
+
+
+class JobStore:
+    """Proven jobs in the ``solutions`` table (so ``cgt query`` answers them too) and the
+    work spent on every job, proven or open, in ``frontier_jobs``."""
+
+    def __init__(self, database: SolutionDatabase, game: Game[Any, Any]) -> None:
+        self.database = database
+        self.game = game
+        self.params = json.dumps(game.parameters, sort_keys=True, default=str)
+        try:
+            database.connection.executescript(JOBS_SCHEMA)
+        except sqlite3.DatabaseError as exc:
+            raise ParameterError(f"solution database {database.path}: {exc}") from None
+
+    def proven(self, key: Hashable) -> Outcome | None:
+        found = self.database.lookup_key(self.game, key)
+        return None if found is None else found[0]
+
+    def attempts(self) -> dict[str, tuple[int | None, int, float, float | None]]:
+        """key text -> (outcome, nodes, seconds, largest budget tried) of every job tried."""
+        rows = self.database.connection.execute(
+            "SELECT key, outcome, nodes, seconds, budget FROM frontier_jobs "
+            "WHERE game=? AND params=?",
+            (self.game.name, self.params),
+        ).fetchall()
+        return {row[0]: (row[1], row[2], row[3], row[4]) for row in rows}
+
+    def record(
+        self,
+        key: Hashable,
+        outcome: Outcome | None,
+        nodes: int,
+        seconds: float,
+        budget: float | None,
+        solver: str,
+    ) -> None:
+        """Add one attempt's work to the job's row; a proven job goes to ``solutions`` too,
+        in the same transaction as its row, so an interrupted run never half-stores it."""
+        text = key_text(key)
+        connection = self.database.connection
+        with connection:
+            row = connection.execute(
+                "SELECT nodes, seconds, attempts FROM frontier_jobs "
+                "WHERE game=? AND params=? AND key=?",
+                (self.game.name, self.params, text),
+            ).fetchone()
+            total_nodes, total_seconds, attempts = row if row is not None else (0, 0.0, 0)
+            connection.execute(
+                "INSERT OR REPLACE INTO frontier_jobs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    self.game.name,
+                    self.params,
+                    text,
+                    None if outcome is None else int(outcome),
+                    total_nodes + nodes,
+                    total_seconds + seconds,
+                    budget,
+                    attempts + 1,
+                    solver,
+                ),
+            )
+            if outcome is not None:
+                connection.execute(
+                    "INSERT OR REPLACE INTO solutions VALUES (?, ?, ?, ?, ?, ?)",
+                    (self.game.name, self.params, text, int(outcome), None, f"frontier-{solver}"),
+                )
+
+
+def solve_job(
+    game: Game[Any, Any],
+    position: Any,
+    solver: JobSolver,
+    tt_entries: int | None,
+    max_seconds: float | None,
+) -> tuple[int | None, int, float]:
+    """Solve one job (value only): ``(outcome code or None if the budget ran out, nodes,
+    seconds)``. Runs in a worker process or on a cluster node, so it returns plain data."""
+    from solvers.api import solve
+
+    started = time.perf_counter()
+    try:
+        result = solve(
+            game,
+            position,
+            solver=solver,
+            remoteness=False,
+            tt_entries=tt_entries,
+            max_seconds=max_seconds,
+        )
+    except SearchBudgetExceeded as exc:
+        return None, exc.nodes, time.perf_counter() - started
+    nodes = int(result.extra.get("nodes", result.positions))
+    return int(result.outcome), nodes, time.perf_counter() - started
+
+
+@dataclass
+class FrontierStatus:
+    """How far the proof of a root has got: the numbers ``cgt frontier`` prints."""
+
+    game: str
+    params: dict[str, Any]
+    position: str
+    depth: int
+    tree_positions: int
+    jobs: int
+    won: int
+    lost: int
+    drawn: int
+    open: int
+    not_started: int
+    relevant: int
+    root: Outcome | None
+    openings: list[tuple[str, Outcome | None]]
+    nodes: int
+    seconds: float
+    run_jobs: int = 0
+    run_nodes: int = 0
+    run_seconds: float = 0.0
+    stopped_by_budget: bool = False
+
+    @property
+    def proven(self) -> int:
+        return self.won + self.lost + self.drawn
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "params": self.params,
+            "position": self.position,
+            "depth": self.depth,
+            "tree_positions": self.tree_positions,
+            "jobs": self.jobs,
+            "proven": self.proven,
+            "won": self.won,
+            "lost": self.lost,
+            "drawn": self.drawn,
+            "open": self.open,
+            "not_started": self.not_started,
+            "relevant": self.relevant,
+            "root": None if self.root is None else self.root.label,
+            "winner": None
+            if self.root is None
+            else {Outcome.WIN: "first", Outcome.LOSS: "second", Outcome.DRAW: "draw"}[self.root],
+            "openings": [
+                {"move": name, "outcome": None if o is None else o.label}
+                for name, o in self.openings
+            ],
+            "nodes": self.nodes,
+            "seconds": round(self.seconds, 3),
+            "this_run": {
+                "jobs": self.run_jobs,
+                "nodes": self.run_nodes,
+                "seconds": round(self.run_seconds, 3),
+                "stopped_by_budget": self.stopped_by_budget,
+            },
+        }
+
+
+ProgressCallback = Callable[[dict[str, Any]], None]
+
+
+def solve_frontier(
+    game: Game[Any, Any],
+    position: Any = None,
+    *,
+    depth: int,
+    database: SolutionDatabase,
+    jobs: int = 1,
+    backend: str = "loky",
+    solver: JobSolver = "auto",
+    job_seconds: float | None = None,
+    max_seconds: float | None = None,
+    tt_entries: int | None = None,
+    symmetry: bool = True,
+    run: bool = True,
+    progress: ProgressCallback | None = None,
+    max_tree: int = DEFAULT_MAX_TREE,
+) -> FrontierStatus:
+    """Prove ``position`` (default: the start) by the jobs ``depth`` plies below it, storing
+    each proven job in ``database`` at once; ``run=False`` only reports the frontier.
+
+    Stops when the root is decided, when every relevant job is proven or open, or when
+    ``max_seconds`` is spent (jobs still running then are recorded as open)."""
+    from joblib import delayed
+
+    from solvers.split import check_backend, make_parallel
+
+    check_max_seconds(job_seconds)
+    check_max_seconds(max_seconds)
+    if jobs < 1:
+        raise ParameterError(f"jobs must be at least 1, got {jobs}")
+    if run:
+        check_backend(backend)
+    deadline = Deadline(max_seconds)
+    if position is None:
+        position = game.initial_position()
+    tree = build_tree(game, position, depth, symmetry=symmetry, max_nodes=max_tree)
+    store = JobStore(database, game)
+    job_nodes = tree.jobs
+    known: dict[int, Outcome] = {}
+    for node in job_nodes:
+        found = store.proven(tree.keys[node])
+        if found is not None:
+            known[node] = found
+    run_jobs = run_nodes = 0
+    run_seconds = 0.0
+    stopped = False
+
+    def open_jobs() -> set[int]:
+        tried = store.attempts()
+        out = set()
+        for node in job_nodes:
+            row = tried.get(key_text(tree.keys[node]))
+            if node in known or row is None or row[0] is not None:
+                continue
+            budget = row[3]
+            # an open job is tried again only with a larger budget than it already had (no
+            # budget recorded: the run's own deadline cut it short, so it is tried again)
+            if budget is None or job_seconds is None or job_seconds > budget:
+                continue
+            out.add(node)
+        return out
+
+    value = evaluate(tree, known)
+    batch = max(2 * jobs, 1)
+    while run and value[0] is None:
+        pending = relevant_jobs(tree, value, open_jobs())[:batch]
+        if not pending:
+            break
+        remaining = deadline.remaining()
+        if remaining is not None and remaining <= 1e-3:
+            stopped = True
+            break
+        budget = job_seconds
+        if remaining is not None:
+            budget = remaining if budget is None else min(budget, remaining)
+        outputs = make_parallel(jobs, backend)(
+            delayed(solve_job)(game, tree.positions[node], solver, tt_entries, budget)
+            for node in pending
+        )
+        for node, (code, nodes, seconds) in zip(pending, outputs):
+            outcome = None if code is None else Outcome(code)
+            # an attempt cut short by the run's own deadline is not the job's budget spent
+            recorded_budget = job_seconds if outcome is None and budget == job_seconds else None
+            if outcome is None and recorded_budget is None:
+                stopped = True
+            store.record(tree.keys[node], outcome, nodes, seconds, recorded_budget, solver)
+            run_jobs += 1
+            run_nodes += nodes
+            run_seconds += seconds
+            if outcome is not None:
+                known[node] = outcome
+            if progress:
+                progress(
+                    {
+                        "proven": len(known),
+                        "jobs": len(job_nodes),
+                        "this_run": run_jobs,
+                        "nodes": run_nodes,
+                    }
+                )
+        value = evaluate(tree, known)
+        if stopped:
+            break
+    return _status(game, tree, store, known, value, run_jobs, run_nodes, run_seconds, stopped)
+
+
+def _status(
+    game: Game[Any, Any],
+    tree: FrontierTree,
+    store: JobStore,
+    known: dict[int, Outcome],
+    value: list[Outcome | None],
+    run_jobs: int,
+    run_nodes: int,
+    run_seconds: float,
+    stopped: bool,
+) -> FrontierStatus:
+    tried = store.attempts()
+    job_nodes = tree.jobs
+    counts = {Outcome.WIN: 0, Outcome.LOSS: 0, Outcome.DRAW: 0}
+    open_count = not_started = 0
+    nodes = 0
+    seconds = 0.0
+    for node in job_nodes:
+        row = tried.get(key_text(tree.keys[node]))
+        if row is not None:
+            nodes += row[1]
+            seconds += row[2]
+        if node in known:
+            counts[known[node]] += 1
+        elif row is not None:
+            open_count += 1
+        else:
+            not_started += 1
+    openings = [
+        (name, None if value[child] is None else (-value[child] if flips else value[child]))  # type: ignore[operator]
+        for name, child, flips in tree.root_moves
+    ]
+    return FrontierStatus(
+        game=game.name,
+        params=dict(game.parameters),
+        position=game.render(tree.positions[0]),
+        depth=tree.depth,
+        tree_positions=len(tree),
+        jobs=len(job_nodes),
+        won=counts[Outcome.WIN],
+        lost=counts[Outcome.LOSS],
+        drawn=counts[Outcome.DRAW],
+        open=open_count,
+        not_started=not_started,
+        relevant=len(relevant_jobs(tree, value)),
+        root=value[0],
+        openings=openings,
+        nodes=nodes,
+        seconds=seconds,
+        run_jobs=run_jobs,
+        run_nodes=run_nodes,
+        run_seconds=run_seconds,
+        stopped_by_budget=stopped,
+    )

@@ -1,0 +1,192 @@
+"""Frontier proofs: jobs below the root, stored as they are proven, resumed, run anywhere.
+
+The second road for every value here is solvers.retrograde, which enumerates the whole game.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import solvers.frontier as frontier
+from cgt.protocol import Outcome
+from cgt.registry import load_game
+from solvers.database import SolutionDatabase
+from solvers.frontier import FrontierTree, build_tree, evaluate, relevant_jobs, solve_frontier
+from solvers.retrograde import retrograde
+from solvers.split import solve_by_openings
+
+
+def _database(tmp_path: Path, name: str = "jobs.sqlite") -> SolutionDatabase:
+    return SolutionDatabase(tmp_path / name)
+
+
+@pytest.mark.parametrize(
+    ("name", "params", "depth"),
+    [
+        ("tictactoe", {}, 0),
+        ("tictactoe", {}, 2),
+        ("tictactoe", {}, 4),
+        ("control", {"size": 2}, 1),
+        ("control", {"size": 2}, 3),
+        ("control", {"size": 2, "opening": "free"}, 2),
+        ("nim", {"heaps": "1,2,3"}, 2),
+    ],
+)
+def test_frontier_value_and_openings_equal_retrograde(
+    tmp_path: Path, name: str, params: dict[str, Any], depth: int
+) -> None:
+    game = load_game(name, **params)
+    solution = retrograde(game, game.initial_position())
+    expected = solution.result(game.initial_position())
+    status = solve_frontier(
+        game, depth=depth, database=_database(tmp_path), backend="threading", solver="retrograde"
+    )
+    assert status.root == expected.outcome
+    by_name = {m.name: m.outcome for m in expected.moves}
+    for move, outcome in status.openings:
+        if outcome is not None:  # a decided opening has retrograde's value
+            assert outcome == by_name[move]
+
+
+def _chain_tree() -> FrontierTree:
+    """Root (0) with two moves to jobs 1 and 2; players alternate."""
+    return FrontierTree(
+        depth=1,
+        keys=["r", "a", "b"],
+        positions=["r", "a", "b"],
+        levels=[0, 1, 1],
+        children=[[(1, True), (2, True)], [], []],
+        terminal=[None, None, None],
+    )
+
+
+def test_one_lost_child_decides_its_parent_and_the_other_job_is_no_longer_needed() -> None:
+    tree = _chain_tree()
+    value = evaluate(tree, {2: Outcome.LOSS})
+    assert value[0] == Outcome.WIN
+    assert relevant_jobs(tree, value) == []
+
+
+def test_parent_is_lost_only_when_every_child_is_won() -> None:
+    tree = _chain_tree()
+    assert evaluate(tree, {1: Outcome.WIN})[0] is None
+    assert relevant_jobs(tree, evaluate(tree, {1: Outcome.WIN})) == [2]
+    assert evaluate(tree, {1: Outcome.WIN, 2: Outcome.WIN})[0] == Outcome.LOSS
+
+
+def test_transposed_and_symmetric_positions_are_one_job() -> None:
+    game = load_game("tictactoe")
+    tree = build_tree(game, game.initial_position(), 2)
+    # 3 openings and 12 replies up to symmetry (hand count: corner 5, edge 5, centre 2)
+    assert sum(1 for level in tree.levels if level == 1) == 3
+    assert len(tree.jobs) == 12
+    assert len(build_tree(game, game.initial_position(), 2, symmetry=False).jobs) == 72
+
+
+class _Interrupt(Exception):
+    pass
+
+
+def test_an_interrupted_run_resumes_without_solving_a_proven_job_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = load_game("tictactoe")
+    database = _database(tmp_path)
+    solved: list[Any] = []
+    real = frontier.solve_job
+
+    def counting(*args: Any) -> Any:
+        solved.append(game.key(args[1]))
+        return real(*args)
+
+    monkeypatch.setattr(frontier, "solve_job", counting)
+
+    def stop_after_three(info: dict[str, Any]) -> None:
+        if info["this_run"] == 3:
+            raise _Interrupt
+
+    with pytest.raises(_Interrupt):
+        solve_frontier(
+            game,
+            depth=3,
+            database=database,
+            backend="threading",
+            solver="retrograde",
+            progress=stop_after_three,
+        )
+    first_run = list(solved)
+    assert len(first_run) == 3
+    middle = solve_frontier(game, depth=3, database=database, run=False)
+    assert middle.proven == 3 and middle.run_jobs == 0
+    solved.clear()
+    status = solve_frontier(
+        game, depth=3, database=database, backend="threading", solver="retrograde"
+    )
+    assert not set(first_run) & set(solved)  # nothing proven before was solved again
+    assert status.root == Outcome.DRAW
+    assert status.proven >= 3
+
+
+def test_a_job_out_of_budget_is_open_and_retried_only_with_a_larger_budget(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = load_game("control", size=2)
+    database = _database(tmp_path)
+    budgets: list[float | None] = []
+    real = frontier.solve_job
+
+    def out_of_time(game: Any, position: Any, solver: str, tt: Any, budget: Any) -> Any:
+        budgets.append(budget)
+        return None, 10, 0.5
+
+    monkeypatch.setattr(frontier, "solve_job", out_of_time)
+    first = solve_frontier(game, depth=2, database=database, backend="threading", job_seconds=1)
+    assert first.open == first.jobs and first.proven == 0 and first.root is None
+    budgets.clear()
+    again = solve_frontier(game, depth=2, database=database, backend="threading", job_seconds=1)
+    assert budgets == [] and again.open == first.jobs  # the same budget skips open jobs
+    monkeypatch.setattr(frontier, "solve_job", real)
+    larger = solve_frontier(game, depth=2, database=database, backend="threading", job_seconds=60)
+    assert larger.root == Outcome.WIN and larger.open == 0  # control size 2: first player wins
+
+
+def test_a_dask_cluster_of_two_workers_gives_the_answer_of_one(tmp_path: Path) -> None:
+    distributed = pytest.importorskip("distributed", reason="dask.distributed is not installed")
+    game = load_game("tictactoe")
+    expected = retrograde(game, game.initial_position()).result(game.initial_position())
+    answers = []
+    for workers in (1, 2):
+        with (
+            distributed.LocalCluster(
+                n_workers=workers,
+                # two slots in all, else joblib runs the jobs in-process, bypassing dask
+                threads_per_worker=2 // workers,
+                processes=True,
+                dashboard_address=None,
+            ) as cluster,
+            distributed.Client(cluster) as client,
+        ):
+            with distributed.get_task_stream(client) as tasks:
+                status = solve_frontier(
+                    game,
+                    depth=2,
+                    database=_database(tmp_path, f"dask-{workers}.sqlite"),
+                    jobs=2,  # joblib runs n_jobs=1 in-process, whatever the backend
+                    backend="dask",
+                    solver="retrograde",
+                )
+            workers_known = set(client.scheduler_info()["workers"])
+            # ``cgt solve --jobs N --backend dask`` goes through the same joblib road
+            split = solve_by_openings(
+                game, jobs=2, backend="dask", database=_database(tmp_path, f"split-{workers}.db")
+            )
+            assert split.outcome == expected.outcome
+            ran_on = {task["worker"] for task in tasks.data}
+        assert status.run_jobs > 0
+        assert ran_on and ran_on <= workers_known, (ran_on, workers_known)
+        answers.append((status.root, status.openings, status.proven))
+    assert answers[0] == answers[1]
+    assert answers[0][0] == expected.outcome
