@@ -190,7 +190,9 @@ class ValueSource:
             remaining = self.max_seconds - (time.perf_counter() - started)
             if remaining <= 0:
                 raise SearchBudgetExceeded(0, self.max_seconds, "positions")
-            solver = "compiled" if has_kernel else "alphabeta"
+            # "auto" goes to the kernel and falls back to alpha-beta on a board the kernel
+            # does not take (Control beyond size 4)
+            solver = "auto" if has_kernel else "alphabeta"
             result = solve(self.game, position, solver=solver, max_seconds=remaining)
             return from_result(result, "solved")
         except SearchBudgetExceeded:
