@@ -716,7 +716,19 @@ class CanonicalForm:
         return format_game(self)
 
     def __repr__(self) -> str:
-        return f"CanonicalForm({str(self)!r})"
+        """CGSuite notation, so a REPL shows ``^*`` (``parse_game(repr(g)) == g``)."""
+        return str(self)
+
+    def _repr_latex_(self) -> str:
+        """Jupyter's rendering: arrows, stars and bars as mathematics."""
+        from cgt.algebra.notation import format_latex
+
+        return f"${format_latex(self)}$"
+
+    def _repr_html_(self) -> str:
+        from cgt.algebra.notation import format_html
+
+        return format_html(self)
 
     # ----------------------------------------------------------- temperature theory
     def left_stop(self) -> Fraction:

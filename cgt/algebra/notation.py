@@ -163,6 +163,54 @@ def _tiny_parts(g: int) -> tuple[Fraction, int] | None:
     return x, add_id(left[0], negate_id(inner_right[0]))
 
 
+_LATEX = [
+    ("+-", r"\pm "),
+    ("Tiny(", r"\mathrm{Tiny}("),
+    ("Miny(", r"\mathrm{Miny}("),
+    ("^", r"\uparrow "),
+    ("v", r"\downarrow "),
+    ("*", r"\ast "),
+    ("{", r"\{"),
+    ("}", r"\}"),
+    ("|", r"\mid "),
+    ("<", r"\langle "),
+    (">", r"\rangle "),
+]
+_HTML = [
+    ("+-", "±"),
+    ("^", "↑"),
+    ("v", "↓"),
+    ("<", "&lt;"),
+    (">", "&gt;"),
+]
+
+
+def _translate(text: str, table: list[tuple[str, str]]) -> str:
+    """Replace the symbols of CGSuite's plain text (longest first, one pass)."""
+    out: list[str] = []
+    i = 0
+    while i < len(text):
+        for plain, rendered in table:
+            if text.startswith(plain, i):
+                out.append(rendered)
+                i += len(plain)
+                break
+        else:
+            out.append(text[i])
+            i += 1
+    return "".join(out)
+
+
+def format_latex(game: CanonicalForm) -> str:
+    """LaTeX of the CGSuite text (``\\uparrow\\ast`` for ``^*``), without the dollars."""
+    return _translate(format_game(game), _LATEX)
+
+
+def format_html(game: CanonicalForm) -> str:
+    """HTML of the CGSuite text with arrows and ``±`` as Unicode signs."""
+    return f"<code>{_translate(format_game(game), _HTML)}</code>"
+
+
 # ------------------------------------------------------------------ parsing
 class _Parser:
     """Recursive descent over CGSuite text; errors are :class:`PositionError`."""
