@@ -34,7 +34,6 @@ not stoppers print as ``onside & offside``. Loopfree values print exactly as
 
 from __future__ import annotations
 
-import re
 from collections import deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -622,6 +621,9 @@ class LoopyValue:
 
     __slots__ = ("onside", "offside", "form")
 
+    #: Marks a game for :mod:`cgt.algebra.expression` (which treats it like a short game).
+    is_game_value = True
+
     def __init__(
         self, onside: Stopper, offside: Stopper, form: tuple[GameGraph, int] | None = None
     ) -> None:
@@ -744,6 +746,18 @@ class LoopyValue:
         )
 
     __radd__ = __add__
+
+    def __mul__(self, count: int) -> LoopyValue:
+        """``G + G + ... + G`` (``count`` copies; negative counts copy ``-G``)."""
+        if not isinstance(count, int) or isinstance(count, bool):
+            return NotImplemented
+        base = self if count >= 0 else -self
+        total = coerce(0)
+        for _ in range(abs(count)):
+            total = total + base
+        return total
+
+    __rmul__ = __mul__
 
     def __sub__(self, other: Coercible) -> LoopyValue:
         return self + (-coerce(other))
@@ -994,279 +1008,75 @@ def _format_short(form: CanonicalForm) -> str:
 
 
 # ---------------------------------------------------------------------- reading
-_LOOPY_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_KEYWORDS = ("pass", *NAMED)
-
-
-class _Node:
-    """A vertex of a definition being read: options are other nodes or closed values."""
+class DefinitionNode:
+    """A vertex of a definition being read (``{0|pass}``, ``a{0|{|a}}``): each option is
+    another such vertex (``pass``, a label, braces that refer back) or a closed value."""
 
     __slots__ = ("left", "right")
 
     def __init__(self) -> None:
-        self.left: list[_Node | LoopyValue] = []
-        self.right: list[_Node | LoopyValue] = []
+        self.left: list[DefinitionNode | LoopyValue] = []
+        self.right: list[DefinitionNode | LoopyValue] = []
 
 
 def parse_loopy(text: str) -> LoopyValue:
-    """Read a loopy game in CGSuite notation: ``{0|pass}``, ``{pass|}``, ``a{0|{|a}}``,
-    ``on``, ``off``, ``over``, ``under``, ``upon``, ``dud``, pseudonumbers ``5over``, sums,
-    differences and negatives of those (``1 + over``, ``on - 1``), ``+-over``, and the
-    loopfree notation of :func:`cgt.algebra.notation.parse_game` for the rest.
+    """Read a game, loopy or not, in CGSuite notation (``{0|pass}``, ``a{0|{|a}}``, ``on``,
+    ``1 + over``, ``S & T``...) with the expression reader of ``cgt eval``
+    (:mod:`cgt.algebra.expression`, whose loopy nodes come back here through
+    :mod:`cgt.algebra.loopy_expression`). ``pass`` is an edge back to the innermost braces
+    it stands in; ``name{...}`` labels braces so that ``name`` inside them is an edge back to
+    them. Raises a :class:`cgt.errors.CGTError` naming what is wrong."""
+    from cgt.algebra.expression import evaluate
 
-    ``pass`` is an edge back to the innermost braces it stands in; ``name{...}`` labels
-    braces so that ``name`` inside them is an edge back to them. Raises
-    :class:`cgt.errors.PositionError` naming what is wrong.
-    """
-    return _LoopyReader(text).read()
-
-
-class _LoopyReader:
-    def __init__(self, text: str) -> None:
-        self.text = text
-
-    def fail(self, problem: str) -> PositionError:
-        return PositionError(f"cannot read {self.text!r} as a game: {problem}")
-
-    def read(self) -> LoopyValue:
-        result = self.expression(self.text.strip(), scope={}, enclosing=None)
-        if isinstance(result, _Node):
-            raise self.fail("pass or a label stands alone outside braces")
-        return result
-
-    # Values are closed (LoopyValue) unless the text is exactly a reference or a braces
-    # definition that refers to enclosing braces, in which case a _Node is returned.
-    def expression(
-        self, text: str, scope: dict[str, _Node], enclosing: _Node | None
-    ) -> LoopyValue | _Node:
-        text = text.strip()
-        if not text:
-            raise self.fail("an empty option or expression")
-        terms = _split_sum(text)
-        if len(terms) > 1:
-            total: LoopyValue | None = None
-            for sign, term in terms:
-                value = self.closed(self.term(term, scope, enclosing))
-                value = -value if sign == "-" else value
-                total = value if total is None else total + value
-            assert total is not None
-            return total
-        sign, term = terms[0]
-        value = self.term(term, scope, enclosing)
-        return -self.closed(value) if sign == "-" else value
-
-    def closed(self, value: LoopyValue | _Node) -> LoopyValue:
-        if isinstance(value, _Node):
-            raise self.fail("pass or a label of enclosing braces cannot be added or negated")
-        return value
-
-    def term(self, text: str, scope: dict[str, _Node], enclosing: _Node | None) -> LoopyValue | _Node:
-        text = text.strip()
-        if text.startswith("+-"):
-            inner = self.closed(self.term(text[2:], scope, enclosing))
-            return LoopyValue.from_options([inner], [-inner])
-        if text.startswith("(") and _matching(text, 0, "(", ")") == len(text) - 1:
-            return self.expression(text[1:-1], scope, enclosing)
-        if text == "pass":
-            if enclosing is None:
-                raise self.fail("pass stands outside braces")
-            return enclosing
-        word = _LOOPY_WORD.fullmatch(text)
-        if word and text in scope:
-            return scope[text]
-        if word and text in NAMED:
-            return NAMED[text]
-        label = re.fullmatch(r"([A-Za-z_][A-Za-z0-9_]*)\s*(\{.*\})", text, re.S)
-        if label and label.group(1) not in _KEYWORDS:
-            return self.braces(label.group(2), scope, label.group(1))
-        if text.startswith("{") and _matching(text, 0, "{", "}") == len(text) - 1:
-            return self.braces(text, scope, None)
-        pseudo = re.fullmatch(r"(.*[0-9*^v])(over|under|on|off)", text)
-        if pseudo and not _has_loopy_word(pseudo.group(1), scope):
-            return self.short(pseudo.group(1)) + NAMED[pseudo.group(2)]
-        if _has_loopy_word(text, scope):
-            raise self.fail(f"cannot read {text!r}")
-        return self.short(text)
-
-    def short(self, text: str) -> LoopyValue:
-        from cgt.algebra.notation import parse_game
-
-        return LoopyValue.short(parse_game(text))
-
-    def braces(self, text: str, scope: dict[str, _Node], label: str | None) -> LoopyValue | _Node:
-        inside = text[1:-1]
-        node = _Node()
-        inner_scope = dict(scope)
-        if label is not None:
-            inner_scope[label] = node
-        left_text, right_text = _split_bars(inside, self.fail)
-        for side_text, side in ((left_text, node.left), (right_text, node.right)):
-            if side_text.strip() == "":
-                continue
-            if _top_bars(side_text):
-                # bars bind more loosely than commas: {0||||0,*2|||a|0||0} has the single
-                # Right option {0,*2|||a|0||0}, and pass in it refers to those braces
-                side.append(self.braces("{" + side_text + "}", inner_scope, None))
-                continue
-            for part in _split_top(side_text, ","):
-                side.append(self.expression(part, inner_scope, node))
-        if self.refers_outside(node, set(scope.values())):
-            return node
-        return self.close(node)
-
-    def refers_outside(self, node: _Node, outer: set[_Node]) -> bool:
-        """Whether the definition at ``node`` has an edge to braces around it."""
-        seen: set[int] = set()
-        stack = [node]
-        while stack:
-            n = stack.pop()
-            if id(n) in seen:
-                continue
-            seen.add(id(n))
-            for o in n.left + n.right:
-                if isinstance(o, _Node):
-                    if o in outer:
-                        return True
-                    stack.append(o)
-        return False
-
-    def close(self, root: _Node) -> LoopyValue:
-        """The value of a definition whose edges all stay inside it."""
-        index: dict[int, int] = {}
-        nodes: list[_Node] = []
-        stack = [root]
-        while stack:
-            n = stack.pop()
-            if id(n) in index:
-                continue
-            index[id(n)] = len(nodes)
-            nodes.append(n)
-            stack.extend(o for o in n.left + n.right if isinstance(o, _Node))
-        values = [o for n in nodes for o in n.left + n.right if isinstance(o, LoopyValue)]
-        forms = [v.game_form() for v in values]
-        union, offsets = disjoint_union([g for g, _ in forms])
-        base = len(nodes)
-        value_vertex = {id(v): base + o + s for v, o, (_, s) in zip(values, offsets, forms,
-                                                                     strict=True)}
-
-        def target(o: _Node | LoopyValue) -> int:
-            return index[id(o)] if isinstance(o, _Node) else value_vertex[id(o)]
-
-        left = [[target(o) for o in n.left] for n in nodes]
-        right = [[target(o) for o in n.right] for n in nodes]
-        left += [[x + base for x in e] for e in union.left]
-        right += [[x + base for x in e] for e in union.right]
-        return LoopyValue.of_graph(GameGraph.build(left, right), 0)
+    value = evaluate(text)
+    if not (isinstance(value, LoopyValue | CanonicalForm | int | Fraction)) or isinstance(
+        value, bool
+    ):
+        raise PositionError(f"{text!r} is not a game")
+    return coerce(value)
 
 
-def _has_loopy_word(text: str, scope: dict[str, _Node]) -> bool:
-    return any(w in _KEYWORDS or w in scope for w in _LOOPY_WORD.findall(text))
+def refers_outside(node: DefinitionNode, outer: Iterable[DefinitionNode]) -> bool:
+    """Whether the definition at ``node`` has an edge to braces around it."""
+    outer_ids = {id(n) for n in outer}
+    seen: set[int] = set()
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if id(n) in seen:
+            continue
+        seen.add(id(n))
+        for o in n.left + n.right:
+            if isinstance(o, DefinitionNode):
+                if id(o) in outer_ids:
+                    return True
+                stack.append(o)
+    return False
 
+def definition_value(root: DefinitionNode) -> LoopyValue:
+    """The value of a definition whose edges all stay inside it."""
+    index: dict[int, int] = {}
+    nodes: list[DefinitionNode] = []
+    stack = [root]
+    while stack:
+        n = stack.pop()
+        if id(n) in index:
+            continue
+        index[id(n)] = len(nodes)
+        nodes.append(n)
+        stack.extend(o for o in n.left + n.right if isinstance(o, DefinitionNode))
+    values = [o for n in nodes for o in n.left + n.right if isinstance(o, LoopyValue)]
+    forms = [v.game_form() for v in values]
+    union, offsets = disjoint_union([g for g, _ in forms])
+    base = len(nodes)
+    value_vertex = {id(v): base + o + s for v, o, (_, s) in zip(values, offsets, forms,
+                                                                 strict=True)}
 
-def _matching(text: str, start: int, opening: str, closing: str) -> int:
-    depth = 0
-    for i in range(start, len(text)):
-        if text[i] == opening:
-            depth += 1
-        elif text[i] == closing:
-            depth -= 1
-            if depth == 0:
-                return i
-    return -1
+    def target(o: DefinitionNode | LoopyValue) -> int:
+        return index[id(o)] if isinstance(o, DefinitionNode) else value_vertex[id(o)]
 
-
-def _depths(text: str) -> list[int]:
-    """Bracket depth at each character (braces and parentheses)."""
-    depth = 0
-    out = []
-    for ch in text:
-        if ch in "{(":
-            out.append(depth)
-            depth += 1
-        elif ch in "})":
-            depth -= 1
-            out.append(depth)
-        else:
-            out.append(depth)
-    return out
-
-
-def _split_top(text: str, separator: str) -> list[str]:
-    depths = _depths(text)
-    parts, start = [], 0
-    for i, ch in enumerate(text):
-        if ch == separator and depths[i] == 0:
-            parts.append(text[start:i])
-            start = i + 1
-    parts.append(text[start:])
-    return parts
-
-
-def _bar_runs(text: str) -> list[tuple[int, int]]:
-    depths = _depths(text)
-    runs = []
-    i = 0
-    while i < len(text):
-        if text[i] == "|" and depths[i] == 0:
-            j = i
-            while j < len(text) and text[j] == "|":
-                j += 1
-            runs.append((i, j - i))
-            i = j
-        else:
-            i += 1
-    return runs
-
-
-def _top_bars(text: str) -> bool:
-    return bool(_bar_runs(text))
-
-
-def _split_bars(inside: str, fail: object) -> tuple[str, str]:
-    """Left and Right text of braces: split at the longest run of bars (it must be unique)."""
-    runs = _bar_runs(inside)
-    if not runs:
-        raise fail("braces without a bar")  # type: ignore[operator]
-    longest = max(length for _, length in runs)
-    at = [start for start, length in runs if length == longest]
-    if len(at) > 1:
-        raise fail(f"two runs of {longest} bars at the same level")  # type: ignore[operator]
-    return inside[: at[0]], inside[at[0] + longest :]
-
-
-def _split_sum(text: str) -> list[tuple[str, str]]:
-    """Top-level terms of a sum with their signs; ``+-`` is a prefix, not two signs, and a
-    minus directly before a digit after nothing or another sign belongs to the number."""
-    depths = _depths(text)
-    terms: list[tuple[str, str]] = []
-    sign = "+"
-    start = 0
-    i = 0
-    while i < len(text):
-        ch = text[i]
-        if depths[i] == 0 and ch in "+-":
-            if text.startswith("+-", i):
-                # +- starts a switch term unless it follows a finished term as "+ -"
-                before = text[start:i].strip()
-                if before:
-                    terms.append((sign, before))
-                    sign, start = "+", i + 1
-                    i += 1
-                    continue
-                i += 2
-                continue
-            before = text[start:i].strip()
-            if before:
-                terms.append((sign, before))
-                sign = ch
-                start = i + 1
-            elif ch == "-" and i + 1 < len(text) and text[i + 1].isdigit():
-                pass  # a negative number: keep its sign in the term
-            else:
-                sign = "-" if (sign == "-") != (ch == "-") else "+"
-                start = i + 1
-        i += 1
-    last = text[start:].strip()
-    if last:
-        terms.append((sign, last))
-    return terms
+    left = [[target(o) for o in n.left] for n in nodes]
+    right = [[target(o) for o in n.right] for n in nodes]
+    left += [[x + base for x in e] for e in union.left]
+    right += [[x + base for x in e] for e in union.right]
+    return LoopyValue.of_graph(GameGraph.build(left, right), 0)
