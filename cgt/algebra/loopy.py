@@ -46,7 +46,7 @@ from cgt.algebra.game import right_options_id as _short_right
 from cgt.errors import CGTError, PositionError
 
 #: How many rounds of sidling a cycle-component gets before its sides are declared not found.
-SIDLING_ROUNDS = 200
+SIDLING_ROUNDS = 64
 
 
 class LoopyValueError(CGTError):
@@ -105,7 +105,9 @@ class GameGraph:
         The states are ``(vertex, mover)``; a state moves to ``(option, other mover)``. An
         alternating cycle is a cycle of this state graph (found by depth-first search)."""
         colour: dict[tuple[int, int], int] = {}  # 1: on the stack, 2: done
-        for root in roots:
+        # every follower counts, with either player starting (a follower reached only by
+        # Left's moves may still start an alternating cycle with Left to move)
+        for root in self.reachable(roots):
             for mover in (0, 1):
                 if (root, mover) in colour:
                     continue
@@ -517,70 +519,112 @@ OFF = Stopper(GameGraph(((),), ((0,),)))
 def sides_of(graph: GameGraph, start: int, *, onside: bool) -> Stopper:
     """The onside (or offside) of the game at ``start`` of ``graph``, by sidling.
 
-    Components of the graph are solved options first. A component without an alternating
-    cycle is simplified as a stopper, its options outside replaced by their (already known)
-    sides; in a component with one every vertex starts at ``on`` (onside) or ``off`` and is
-    replaced by ``{sides of its Left options | sides of its Right options}`` until no vertex
-    changes (the onsides decrease to the largest fixed point, the offsides increase to the
-    smallest; Siegel VI.4). Raises :class:`LoopyValueError` if that takes more than
-    :data:`SIDLING_ROUNDS` rounds.
+    Components of the graph are solved options first (:func:`_side_of_component`).
     """
     solved: dict[int, Stopper] = {}
     for component in graph.components([start]):
-        members = set(component)
-        if not _component_has_alternating_cycle(graph, members):
-            results = _stoppers_with_solved_options(graph, component, solved, {})
-            solved.update(zip(component, results, strict=True))
-            continue
-        current = {v: (ON if onside else OFF) for v in component}
-        for _ in range(SIDLING_ROUNDS):
-            new = {}
-            for v in component:
-                options = [
-                    [current[w] if w in members else solved[w] for w in edges[v]]
-                    for edges in (graph.left, graph.right)
-                ]
-                new[v] = stopper_from_options(options[0], options[1])
-            if new == current:
-                break
-            current = new
-        else:
-            raise LoopyValueError(
-                f"the {'onside' if onside else 'offside'} was not found by sidling within "
-                f"{SIDLING_ROUNDS} rounds (a cycle of {len(component)} positions)"
-            )
-        solved.update(current)
+        solved.update(_side_of_component(graph, component, solved, onside=onside))
     return solved[start]
 
 
-def _component_has_alternating_cycle(graph: GameGraph, members: set[int]) -> bool:
-    inner = GameGraph(
-        tuple(tuple(w for w in graph.left[v] if w in members) if v in members else () for v in
-              range(len(graph))),
-        tuple(tuple(w for w in graph.right[v] if w in members) if v in members else () for v in
-              range(len(graph))),
+def _side_of_component(
+    graph: GameGraph, component: list[int], solved: dict[int, Stopper], *, onside: bool
+) -> dict[int, Stopper]:
+    """Onsides (or offsides) of the vertices of one strongly connected component, given the
+    sides of every option outside it in ``solved``.
+
+    A component without an alternating cycle is simplified as a stopper, its options outside
+    replaced by their sides. In a component with one, every vertex starts at ``on`` (onside)
+    or ``off`` and is replaced by ``{sides of its Left options | sides of its Right
+    options}`` until no vertex changes (the onsides decrease to the largest fixed point, the
+    offsides increase to the smallest: sidling, Siegel VI.4). Raises
+    :class:`LoopyValueError` if that takes more than :data:`SIDLING_ROUNDS` rounds.
+    """
+    members = set(component)
+    if not _component_has_alternating_cycle(graph, component):
+        results = _stoppers_with_solved_options(graph, component, solved)
+        return dict(zip(component, results, strict=True))
+    current = {v: (ON if onside else OFF) for v in component}
+    for _ in range(SIDLING_ROUNDS):
+        new = {}
+        for v in component:
+            options = [
+                [current[w] if w in members else solved[w] for w in edges[v]]
+                for edges in (graph.left, graph.right)
+            ]
+            new[v] = stopper_from_options(options[0], options[1])
+        if new == current:
+            return current
+        current = new
+    raise LoopyValueError(
+        f"its {'onside' if onside else 'offside'} was not found by sidling within "
+        f"{SIDLING_ROUNDS} rounds (a cycle through {len(component)} positions: sidling may "
+        "need infinitely many rounds, or the side may not be a stopper, as for Bach's "
+        "Carousel)"
     )
-    return inner.has_alternating_cycle(sorted(members))
+
+
+def _component_has_alternating_cycle(graph: GameGraph, component: list[int]) -> bool:
+    index = {v: i for i, v in enumerate(component)}
+    inner = GameGraph(
+        tuple(tuple(index[w] for w in graph.left[v] if w in index) for v in component),
+        tuple(tuple(index[w] for w in graph.right[v] if w in index) for v in component),
+    )
+    return inner.has_alternating_cycle(range(len(component)))
 
 
 def _stoppers_with_solved_options(
-    graph: GameGraph, component: list[int], solved: dict[int, Stopper], extra: dict[int, Stopper]
+    graph: GameGraph, component: list[int], solved: dict[int, Stopper]
 ) -> list[Stopper]:
     """Simplest forms of the vertices of ``component`` with every option outside it replaced
     by the stopper in ``solved``."""
     members = {v: i for i, v in enumerate(component)}
-    outside = sorted({w for v in component for e in (graph.left, graph.right) for w in e[v]
-                      if w not in members})
-    pieces = [solved[w].graph for w in outside]
-    union, offsets = disjoint_union(pieces)
+    outside = sorted(
+        {w for v in component for e in (graph.left, graph.right) for w in e[v] if w not in members}
+    )
+    union, offsets = disjoint_union([solved[w].graph for w in outside])
     base = len(component)
     place = {w: base + offsets[i] for i, w in enumerate(outside)}
-    left = [[members[w] if w in members else place[w] for w in graph.left[v]] for v in component]
-    right = [[members[w] if w in members else place[w] for w in graph.right[v]] for v in
-             component]
+    left = [[members.get(w, place.get(w, -1)) for w in graph.left[v]] for v in component]
+    right = [[members.get(w, place.get(w, -1)) for w in graph.right[v]] for v in component]
     left += [[x + base for x in e] for e in union.left]
     right += [[x + base for x in e] for e in union.right]
     return stoppers_of(GameGraph.build(left, right), list(range(base)))
+
+
+def value_of_graph(graph: GameGraph, start: int) -> LoopyValue | CanonicalForm:
+    """The value of the game at ``start``: a :class:`CanonicalForm` when no cycle is
+    reachable from it, else a :class:`LoopyValue`.
+
+    Components are solved options first; a vertex outside every cycle whose options all
+    have loopfree values gets its canonical form directly (the loopfree engine,
+    :func:`cgt.algebra.game.canonical_id`), so only the loopy part pays for stoppers.
+    """
+    short: dict[int, int] = {}
+    onsides: dict[int, Stopper] = {}
+    offsides: dict[int, Stopper] = {}
+    for component in graph.components([start]):
+        v = component[0]
+        edges = graph.left[v] + graph.right[v]
+        if len(component) == 1 and v not in edges and all(w in short for w in edges):
+            short[v] = canonical_id(
+                [short[w] for w in graph.left[v]], [short[w] for w in graph.right[v]]
+            )
+            continue
+        for u in component:
+            for w in graph.left[u] + graph.right[u]:
+                if w in short and w not in onsides:
+                    onsides[w] = offsides[w] = Stopper.short(CanonicalForm(short[w]))
+        onsides.update(_side_of_component(graph, component, onsides, onside=True))
+        offsides.update(_side_of_component(graph, component, offsides, onside=False))
+    if start in short:
+        return CanonicalForm(short[start])
+    return LoopyValue(onsides[start], offsides[start], _form(graph, start))
+
+
+def _form(graph: GameGraph, start: int) -> tuple[GameGraph, int]:
+    sub, (new_start,) = graph.restricted([start])
+    return sub, new_start
 
 
 def stopper_from_options(left: Sequence[Stopper], right: Sequence[Stopper]) -> Stopper:

@@ -16,7 +16,8 @@ import click
 
 from cgt.algebra.impartial import octal_periodicity
 from cgt.algebra.thermograph import left_stop, right_stop, thermograph
-from cgt.algebra.values import ValueCalculator
+from cgt.algebra.loopy import LoopyValue
+from cgt.algebra.values import ValueCalculator, loopy_value_of
 from cgt.progress import StderrProgress
 from cgt.registry import load_game
 
@@ -25,6 +26,11 @@ OUTCOME_WORDS = {
     "R": "Right wins",
     "N": "the first player wins",
     "P": "the second player wins",
+    "D": "a draw whoever starts",
+    "NHat": "Left wins moving first, a draw when Right starts",
+    "PHat": "a draw when Left starts, Left wins when Right starts",
+    "NCheck": "a draw when Left starts, Right wins when Right starts",
+    "PCheck": "Right wins when Left starts, a draw when Right starts",
 }
 
 
@@ -41,7 +47,13 @@ def value_report(
     progress = StderrProgress("value")
     calculator = ValueCalculator(game, progress=progress)
     try:
-        value = calculator(position)
+        if getattr(game, "positions_repeat", False):
+            found = loopy_value_of(game, position, progress=progress)
+            if isinstance(found, LoopyValue):
+                return loopy_report(game, position, found)
+            value = found
+        else:
+            value = calculator(position)
     finally:
         progress.close()
     graph = thermograph(value)
@@ -67,6 +79,26 @@ def value_report(
     code = getattr(game, "code", None)
     if isinstance(code, str):
         report["periodicity"] = octal_period_report(code)
+    return report
+
+
+def loopy_report(game: Any, position: Any, value: LoopyValue) -> dict[str, Any]:
+    """The report of a position whose value is loopy: the value in CGSuite notation, its
+    outcome class (with draws) and its sides; stops, mean and temperature are left out (they
+    belong to loopfree games here)."""
+    report: dict[str, Any] = {
+        "game": game.name,
+        "params": game.parameters,
+        "position": game.render(position),
+        "canonical": str(value),
+        "loopy": True,
+        "stopper": value.is_stopper(),
+        "outcome": value.outcome(),
+        "first_player_outcomes": value.outcomes(),
+    }
+    if not value.is_stopper():
+        report["onside"] = str(value.onside)
+        report["offside"] = str(value.offside)
     return report
 
 
@@ -106,6 +138,13 @@ def value_command(
         return
     click.echo(f"{report['game']} {report['position']}")
     click.echo(f"  value        {report['canonical']}")
+    if report.get("loopy"):
+        click.echo(f"  outcome      {report['outcome']} ({OUTCOME_WORDS[report['outcome']]})")
+        if not report["stopper"]:
+            click.echo(f"  onside       {report['onside']}")
+            click.echo(f"  offside      {report['offside']}")
+        click.echo("  loopy        positions repeat; stops and temperature are not given")
+        return
     if "grundy" in report:
         click.echo(f"  grundy       {report['grundy']}")
     click.echo(f"  outcome      {report['outcome']} ({OUTCOME_WORDS[report['outcome']]})")

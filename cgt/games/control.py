@@ -294,6 +294,12 @@ class Control(Game[ControlPosition, int]):
         #: function to show that they refute a deliberately broken rule.
         self.rule: ControlRule = cast(ControlRule, self.control)
 
+    @property
+    def positions_repeat(self) -> bool:
+        """Whether a position can come back (control by sight, claim control.sight-cycle):
+        its CGT value is then a loopy game (:func:`cgt.algebra.values.loopy_value_of`)."""
+        return self.control == "sight"
+
     # ------------------------------------------------------------------ the rules
     def initial_position(self) -> ControlPosition:
         return (0, 0, WHITE)
