@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Union
 
-from cgt.algebra.game import CanonicalForm, canonical_id, le_id
+from cgt.algebra.game import CanonicalForm, canonical_id
 from cgt.algebra.game import left_options_id as _short_left
 from cgt.algebra.game import right_options_id as _short_right
 from cgt.errors import CGTError, PositionError
@@ -280,9 +280,7 @@ def _le_table(graph: GameGraph) -> list[list[bool]]:
         if mover == 1:
             # predecessors with Left to move: G came from x by a Right move of G (x in
             # rev_right[g]), or H from y by a Left move of H (y in rev_left[h])
-            preds = [(x * n + h) * 2 for x in rev_right[g]] + [
-                (g * n + y) * 2 for y in rev_left[h]
-            ]
+            preds = [(x * n + h) * 2 for x in rev_right[g]] + [(g * n + y) * 2 for y in rev_left[h]]
             for p in preds:
                 if not lost[p]:
                     count[p] -= 1
@@ -663,7 +661,7 @@ class LoopyValue:
     have none and cannot be used as an option of a new game.
     """
 
-    __slots__ = ("onside", "offside", "form")
+    __slots__ = ("form", "offside", "onside")
 
     #: Marks a game for :mod:`cgt.algebra.expression` (which treats it like a short game).
     is_game_value = True
@@ -916,8 +914,10 @@ class _Printer:
         if left == () and right == (v,):
             return "off"
         if len(left) == 1 and len(right) == 1:
-            for loop, other, words in ((right, left, ("over", "v[on]")), (left, right,
-                                                                           ("under", "^[on]"))):
+            for loop, other, words in (
+                (right, left, ("over", "v[on]")),
+                (left, right, ("under", "^[on]")),
+            ):
                 if loop != (v,):
                     continue
                 form = self.short(other[0])
@@ -1097,6 +1097,7 @@ def refers_outside(node: DefinitionNode, outer: Iterable[DefinitionNode]) -> boo
                 stack.append(o)
     return False
 
+
 def definition_value(root: DefinitionNode) -> LoopyValue:
     """The value of a definition whose edges all stay inside it."""
     index: dict[int, int] = {}
@@ -1113,8 +1114,9 @@ def definition_value(root: DefinitionNode) -> LoopyValue:
     forms = [v.game_form() for v in values]
     union, offsets = disjoint_union([g for g, _ in forms])
     base = len(nodes)
-    value_vertex = {id(v): base + o + s for v, o, (_, s) in zip(values, offsets, forms,
-                                                                 strict=True)}
+    value_vertex = {
+        id(v): base + o + s for v, o, (_, s) in zip(values, offsets, forms, strict=True)
+    }
 
     def target(o: DefinitionNode | LoopyValue) -> int:
         return index[id(o)] if isinstance(o, DefinitionNode) else value_vertex[id(o)]

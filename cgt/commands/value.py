@@ -15,8 +15,8 @@ from typing import Any
 import click
 
 from cgt.algebra.impartial import octal_periodicity
-from cgt.algebra.thermograph import left_stop, right_stop, thermograph
 from cgt.algebra.loopy import LoopyValue
+from cgt.algebra.thermograph import left_stop, right_stop, thermograph
 from cgt.algebra.values import ValueCalculator, loopy_value_of
 from cgt.progress import StderrProgress
 from cgt.registry import load_game
