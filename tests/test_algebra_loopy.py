@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from cgt.algebra import notation
+from cgt.algebra import loopy, notation
 from cgt.algebra.game import CanonicalForm
 from cgt.algebra.loopy import (
     DUD,
@@ -36,6 +36,13 @@ from solvers.retrograde import retrograde
 from tests.toy_games import GraphGame
 
 DATA = Path(__file__).parent / "data" / "cgsuite_loopy_values.json"
+
+
+@pytest.fixture(autouse=True)
+def check_every_simplification(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every simplification in these tests is checked to keep its values (a second road:
+    the comparison of the graph before and after)."""
+    monkeypatch.setattr(loopy, "CHECK_SIMPLIFICATION", True)
 
 UP = CanonicalForm.uptimal(0, 1, 0)
 STAR = CanonicalForm.nimber(1)
@@ -295,3 +302,15 @@ def test_cgt_py_has_no_partizan_loopy_games() -> None:
         with pytest.raises(SyntaxError):
             cgt_py.CanonicalForm(text)
     assert repr(cgt_py.CanonicalForm("{1|*}")) == "CanonicalForm('{1|*}')"  # short: fine
+
+
+def test_simplification_check_refutes_a_wrong_simplification() -> None:
+    """The guard switched on above can fail: fusing {on | on}'s options into the game
+    itself (fusion before bypassing reversible options) would give dud, a different game."""
+    on_on = GameGraph.build([[1], [1], [2]], [[2], [], []])  # {on | on}
+    wrong = GameGraph.build([[0]], [[0]])  # {pass | pass}
+    with pytest.raises(AssertionError, match="not a stopper|changed its value"):
+        loopy._check_same_values(on_on, [0], wrong, [0])
+    right = GameGraph.build([[0]], [[]])  # {pass |} = on
+    loopy._check_same_values(on_on, [0], right, [0])
+    assert str(LoopyValue.of_graph(on_on, 0)) == "on"

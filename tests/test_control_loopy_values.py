@@ -14,6 +14,7 @@ from cgt.algebra.loopy import LoopyValue
 from cgt.algebra.values import ValueCalculator, loopy_value_of
 from cgt.commands.value import value_report
 from cgt.errors import ParameterError
+from cgt.games.control import CELL_SYMBOLS
 from cgt.protocol import Outcome
 from cgt.registry import load_game
 from solvers.retrograde import retrograde
@@ -88,7 +89,12 @@ def test_size3_sight_position_with_a_cycle_has_a_loopy_value() -> None:
     """A size-3 position around the cycle of claim control.sight-cycle (c4, b3, c3 free):
     its value has two sides, and its outcomes agree with retrograde analysis."""
     game = load_game("control", size=3, control="sight")
-    position = game.parse("BBW/BBWW/BB..W/.BWW/WBB W")
+    # 7 white and 9 black pieces: not reachable in alternating play from the empty board,
+    # but a position of the game graph (sums let one player move twice), so parsed by hand
+    cells = game.board.parse_cells("BBW/BBWW/BB..W/.BWW/WBB", CELL_SYMBOLS)
+    white = sum(1 << i for i, state in enumerate(cells) if state == 1)
+    black = sum(1 << i for i, state in enumerate(cells) if state == 2)
+    position = (white, black, 0)
     value = loopy_value_of(game, position)
     assert isinstance(value, LoopyValue)
     expected = {}
