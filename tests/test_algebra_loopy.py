@@ -309,7 +309,7 @@ def test_simplification_check_refutes_a_wrong_simplification() -> None:
     itself (fusion before bypassing reversible options) would give dud, a different game."""
     on_on = GameGraph.build([[1], [1], [2]], [[2], [], []])  # {on | on}
     wrong = GameGraph.build([[0]], [[0]])  # {pass | pass}
-    with pytest.raises(AssertionError, match="not a stopper|changed its value"):
+    with pytest.raises(AssertionError, match=r"not a stopper|changed its value"):
         loopy._check_same_values(on_on, [0], wrong, [0])
     right = GameGraph.build([[0]], [[]])  # {pass |} = on
     loopy._check_same_values(on_on, [0], right, [0])
