@@ -44,6 +44,7 @@ def check_every_simplification(monkeypatch: pytest.MonkeyPatch) -> None:
     the comparison of the graph before and after)."""
     monkeypatch.setattr(loopy, "CHECK_SIMPLIFICATION", True)
 
+
 UP = CanonicalForm.uptimal(0, 1, 0)
 STAR = CanonicalForm.nimber(1)
 
