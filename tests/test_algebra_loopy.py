@@ -258,9 +258,16 @@ def random_loopy_graph(rng: random.Random, size: int) -> GameGraph:
     return GameGraph.build([*left, [], [size]], [*right, [], []])
 
 
-def test_outcomes_agree_with_retrograde_on_random_loopy_graphs() -> None:
+def test_outcomes_agree_with_retrograde_on_random_loopy_graphs(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # sidling that has not settled in 12 rounds is given up (the stoppers grow each round:
+    # 64 rounds on the graphs that never settle cost minutes); retrograde is the second
+    # road here, so the simplification guard is off
+    monkeypatch.setattr(loopy, "SIDLING_ROUNDS", 12)
+    monkeypatch.setattr(loopy, "CHECK_SIMPLIFICATION", False)
     rng = random.Random(2026)
-    checked = loopy = sided = 0
+    checked = loopy_count = sided = 0
     for _ in range(200):
         g = random_loopy_graph(rng, rng.randint(1, 4))
         try:
@@ -268,11 +275,11 @@ def test_outcomes_agree_with_retrograde_on_random_loopy_graphs() -> None:
         except LoopyValueError:
             continue
         checked += 1
-        loopy += not value.is_loopfree()
+        loopy_count += not value.is_loopfree()
         sided += not value.is_stopper()
         assert value.outcomes() == retrograde_outcomes(g, 0), str(value)
     # the sample must exercise stoppers with cycles and values with two sides
-    assert checked >= 100 and loopy >= 30 and sided >= 10
+    assert checked >= 100 and loopy_count >= 30 and sided >= 10, (checked, loopy_count, sided)
 
 
 def test_retrograde_check_refutes_a_wrong_outcome_rule() -> None:
