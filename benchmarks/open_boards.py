@@ -61,6 +61,51 @@ OPEN_BOARDS = (
 )
 
 
+BLOCK_START = "<!-- frontier: written by benchmarks/open_boards.py from reports/data/frontier/ -->"
+BLOCK_END = "<!-- end of frontier -->"
+
+
+def frontier_table(folder: Path = OUT) -> list[str]:
+    """The frontier reached on each open board, from the stored status files."""
+    lines = [
+        BLOCK_START,
+        "## Open boards: the frontier of their proofs",
+        "",
+        "Each open board is attacked by a frontier proof (`cgt frontier`): the positions a few "
+        "plies below the start are jobs, each proven job is stored as it finishes, and the "
+        "same command resumes. `won` / `lost` are for the player to move in the job's "
+        "position; `open` jobs ran out of their budget and are retried with a larger one.",
+        "",
+        "| board | depth | jobs | proven (won / lost) | open | not started | start | job nodes | "
+        "job time (s) | as of | command |",
+        "|---|---:|---:|---|---:|---:|---|---:|---:|---|---|",
+    ]
+    for path in sorted(folder.glob("*.json")):
+        record = json.loads(path.read_text())
+        st = record["status"]
+        start = st["winner"] + " player wins" if st["winner"] else "undecided"
+        lines.append(
+            f"| {record['board']} | {st['depth']} | {st['jobs']:,} | "
+            f"{st['proven']:,} ({st['won']:,} / {st['lost']:,}) | {st['open']:,} | "
+            f"{st['not_started']:,} | {start} | {st['nodes']:,} | {st['seconds']:,.0f} | "
+            f"{record['run']['date']}, `{record['run']['commit']}` | `{record['command']}` |"
+        )
+    return [*lines, "", BLOCK_END]
+
+
+def write_results_block(results: Path, folder: Path = OUT) -> None:
+    """Replace (or append) the frontier block of ``results`` (benchmarks/RESULTS.md)."""
+    text = results.read_text() if results.exists() else ""
+    block = "\n".join(frontier_table(folder))
+    if BLOCK_START in text and BLOCK_END in text:
+        head, rest = text.split(BLOCK_START, 1)
+        tail = rest.split(BLOCK_END, 1)[1]
+        text = head + block + tail
+    else:
+        text = text.rstrip("\n") + "\n\n" + block + "\n"
+    results.write_text(text)
+
+
 def commit() -> str:
     try:
         return subprocess.run(
@@ -141,6 +186,7 @@ def main(argv: list[str] | None = None) -> int:
             f"root {'undecided' if status.root is None else status.root.label} -> {path}"
         )
     database.close()
+    write_results_block(ROOT / "benchmarks" / "RESULTS.md", args.out)
     return 0
 
 

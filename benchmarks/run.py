@@ -300,6 +300,9 @@ def main() -> None:
     if extra:
         lines += ["", "## Bounded attempts in this run", ""] + [f"- {r['open']}" for r in extra]
     lines += open_boards_table()
+    from open_boards import frontier_table  # beside this file
+
+    lines += ["", *frontier_table()]
     args.output.write_text("\n".join(lines) + "\n")
     print("\n".join(lines))
 

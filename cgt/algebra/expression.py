@@ -342,6 +342,10 @@ class Parser:
             elif token.kind in ("UPS", "STAR") and not token.spaced:
                 # the rest of a literal after a switch: +-1* is +-1 + *
                 total = Binary(token.column, "+", total, self.literal())
+            elif token.kind == "NAME" and token.text in ("over", "under") and not token.spaced:
+                # a pseudonumber as CGSuite prints it: 5over is 5 + over
+                self.advance()
+                total = Binary(token.column, "+", total, Name(token.column, token.text))
             else:
                 return total
 
@@ -519,9 +523,9 @@ def loopy_value(node: Node, evaluator: Evaluator) -> Any:
     and with :class:`CanonicalForm`, and ``str`` in CGSuite notation; the evaluator then
     treats them like short games.
     """
-    raise LoopyNotSupported(
-        f"column {node.column}: loopy values ({_describe(node)}) are not supported yet"
-    )
+    from cgt.algebra.loopy_expression import loopy_value as value_of_loopy_node
+
+    return value_of_loopy_node(node, evaluator)
 
 
 def _describe(node: Node) -> str:
@@ -978,6 +982,9 @@ FUNCTIONS: dict[str, tuple[int, int, Callable[[Evaluator, Call, list[Value]], Va
     "subordinate": (2, 2, _subordinate),
     "pow": (2, 2, _generalised(False)),
     "powto": (2, 2, _generalised(True)),
+    "onside": (1, 1, lambda evaluator, node, args: loopy_value(node, evaluator)),
+    "offside": (1, 1, lambda evaluator, node, args: loopy_value(node, evaluator)),
+    "isstopper": (1, 1, lambda evaluator, node, args: loopy_value(node, evaluator)),
 }
 """Functions by normalised name: ``atomic_weight``, ``AtomicWeight`` and ``atomicweight``
 are one function; each is also a method (``G.Temperature``, ``G.Cool(1)``)."""
@@ -1025,12 +1032,15 @@ def evaluate(text: str, evaluator: Evaluator | None = None) -> Value:
     """The value of a CGSuite expression (see the module docstring for the grammar)."""
     tree = parse(text)
     try:
-        return (evaluator or Evaluator())(tree)
+        value = (evaluator or Evaluator())(tree)
     except RecursionError:
         raise ExpressionError(
             "the expression nests too deeply for Python's stack (a game of thousands of "
             "levels, such as ^<5000>)"
         ) from None
+    if getattr(value, "outside_braces", False):  # a bare pass: an edge with no braces
+        raise ExpressionError("column 1: pass stands outside braces")
+    return value
 
 
 def value_kind(value: Value) -> str:

@@ -717,6 +717,8 @@ class CanonicalForm:
 
     # ----------------------------------------------------------- algebra
     def __add__(self, other: Coercible) -> CanonicalForm:
+        if not _coercible(other):
+            return NotImplemented  # a loopy value adds itself (cgt.algebra.loopy)
         return CanonicalForm(add_id(self.id, coerce(other).id))
 
     __radd__ = __add__
@@ -725,9 +727,13 @@ class CanonicalForm:
         return CanonicalForm(negate_id(self.id))
 
     def __sub__(self, other: Coercible) -> CanonicalForm:
+        if not _coercible(other):
+            return NotImplemented
         return CanonicalForm(add_id(self.id, negate_id(coerce(other).id)))
 
     def __rsub__(self, other: Coercible) -> CanonicalForm:
+        if not _coercible(other):
+            return NotImplemented
         return coerce(other) - self
 
     def __mul__(self, count: int) -> CanonicalForm:
@@ -754,16 +760,24 @@ class CanonicalForm:
         return hash(self.id)
 
     def __le__(self, other: Coercible) -> bool:
+        if not _coercible(other):
+            return NotImplemented
         return le_id(self.id, coerce(other).id)
 
     def __ge__(self, other: Coercible) -> bool:
+        if not _coercible(other):
+            return NotImplemented
         return le_id(coerce(other).id, self.id)
 
     def __lt__(self, other: Coercible) -> bool:
+        if not _coercible(other):
+            return NotImplemented
         o = coerce(other).id
         return le_id(self.id, o) and not le_id(o, self.id)
 
     def __gt__(self, other: Coercible) -> bool:
+        if not _coercible(other):
+            return NotImplemented
         o = coerce(other).id
         return le_id(o, self.id) and not le_id(self.id, o)
 
@@ -825,6 +839,14 @@ class CanonicalForm:
         from cgt.algebra.thermograph import thermograph
 
         return thermograph(self).temperature
+
+
+def _coercible(value: object) -> bool:
+    """Whether :func:`coerce` takes ``value``; operators return ``NotImplemented`` for
+    anything else, so that Python asks the other operand (a loopy value, for instance)."""
+    return isinstance(value, CanonicalForm) or (
+        isinstance(value, int | Fraction) and not isinstance(value, bool)
+    )
 
 
 def coerce(value: Coercible) -> CanonicalForm:

@@ -33,6 +33,7 @@ from typing import Any
 from cgt.algebra.domineering_values import DomineeringValues
 from cgt.algebra.game import ZERO_ID, CanonicalForm, add_id, canonical_id
 from cgt.algebra.impartial import GrundyCalculator
+from cgt.algebra.loopy import GameGraph, LoopyValue, value_of_graph
 from cgt.errors import CGTError, ParameterError
 from cgt.protocol import Outcome
 
@@ -53,8 +54,8 @@ def check_normal_play(game: Any) -> None:
 
 def check_short_game(game: Any) -> None:
     """Refuse a game whose positions can repeat (a loopy game): canonical forms exist only for
-    short games. This is the one place that refuses loopy games such as Control with
-    ``control=sight``; loopy values (stoppers, onsides and offsides) would replace it."""
+    short games. Loopy values (stoppers, onsides and offsides) are computed apart, by
+    :func:`loopy_value_of`, which ``cgt value`` calls for such games instead."""
     if not getattr(game, "acyclic", True):
         raise NotValuableError(
             f"{game.label()}: positions can repeat (the game is loopy), so they have no short "
@@ -89,8 +90,13 @@ class ValueCalculator:
         components: bool = True,
         compiled: bool | None = None,
         progress: Callable[[dict[str, Any]], None] | None = None,
+        loopy: bool = False,
     ) -> None:
-        check_valuable(game)
+        # ``loopy``: the caller builds a loopy game's graph (loopy_value_of) and only asks
+        # for options and loopfree pieces, so a game whose positions repeat is let in
+        check_normal_play(game)
+        if not loopy:
+            check_short_game(game)
         self.game = game
         self.use_components = components
         self.table: dict[Hashable, int] = {}
@@ -182,6 +188,61 @@ class ValueCalculator:
                 + ("has moves but the game is over" if moves else "has no move and does not lose")
             )
         return [self.game.play(mover, move) for move in moves]
+
+
+#: How many positions :func:`loopy_value_of` explores at most before refusing.
+LOOPY_MAX_POSITIONS = 20_000
+
+
+def loopy_value_of(
+    game: Any,
+    position: Any = None,
+    *,
+    max_positions: int = LOOPY_MAX_POSITIONS,
+    progress: Callable[[dict[str, Any]], None] | None = None,
+) -> CanonicalForm | LoopyValue:
+    """CGT value of a position of a game whose positions can repeat (``game.acyclic`` false).
+
+    Builds the game graph: one vertex per position with the side to move fixed (Left's
+    options from ``with_to_move(position, 0)``, Right's from ``with_to_move(position, 1)``,
+    as :class:`ValueCalculator` does), merged by ``canonical_key``; then values it with
+    :func:`cgt.algebra.loopy.value_of_graph`: a canonical form when no cycle is reachable,
+    else a loopy value (a stopper in simplest form, or onside & offside). Raises
+    :class:`ParameterError` past ``max_positions`` positions and
+    :class:`cgt.algebra.loopy.LoopyValueError` when the sides cannot be found.
+    """
+    if position is None:
+        position = game.initial_position()
+    calculator = ValueCalculator(game, kernel=False, components=False, loopy=True)
+    start = calculator._normalised(position)
+    index: dict[Hashable, int] = {game.canonical_key(start): 0}
+    positions = [start]
+    left: list[list[int]] = []
+    right: list[list[int]] = []
+    while len(left) < len(positions):
+        current = positions[len(left)]
+        sides = []
+        for player in (0, 1):
+            targets = []
+            for child in calculator._options(current, player):
+                child = calculator._normalised(child)
+                key = game.canonical_key(child)
+                found = index.get(key)
+                if found is None:
+                    if len(positions) >= max_positions:
+                        raise ParameterError(
+                            f"the game graph of this position has more than {max_positions} "
+                            "positions, too many for loopy values"
+                        )
+                    found = index[key] = len(positions)
+                    positions.append(child)
+                targets.append(found)
+            sides.append(targets)
+        left.append(sides[0])
+        right.append(sides[1])
+        if progress is not None and len(left) % 1000 == 0:
+            progress({"phase": "game graph", "positions": len(positions)})
+    return value_of_graph(GameGraph.build(left, right), 0)
 
 
 def value_of(game: Any, position: Any = None) -> CanonicalForm:

@@ -23,8 +23,9 @@ import click
 
 from cgt.algebra.budget import Budget
 from cgt.algebra.impartial import HeapGenus, octal_periodicity
+from cgt.algebra.loopy import LoopyValue
 from cgt.algebra.thermograph import left_stop, right_stop, thermograph
-from cgt.algebra.values import ValueCalculator
+from cgt.algebra.values import ValueCalculator, loopy_value_of
 from cgt.commands.bounds import bound_options, make_budget, run_bounded
 from cgt.errors import ParameterError
 from cgt.progress import StderrProgress
@@ -35,6 +36,11 @@ OUTCOME_WORDS = {
     "R": "Right wins",
     "N": "the first player wins",
     "P": "the second player wins",
+    "D": "a draw whoever starts",
+    "NHat": "Left wins moving first, a draw when Right starts",
+    "PHat": "a draw when Left starts, Left wins when Right starts",
+    "NCheck": "a draw when Left starts, Right wins when Right starts",
+    "PCheck": "Right wins when Left starts, a draw when Right starts",
 }
 
 
@@ -57,10 +63,18 @@ def value_report(
     progress = StderrProgress("value")
     if budget is not None:
         budget.progress = progress
-    calculator = ValueCalculator(game, progress=progress)
+    # a normal-play game whose positions repeat (Control by sight) has a loopy value
+    loopy = not getattr(game, "acyclic", True) and getattr(game, "normal_play", True)
+    calculator = ValueCalculator(game, progress=progress, loopy=loopy)
     try:
         with budget.active() if budget is not None else nullcontext():
-            value = calculator(position)
+            if loopy:
+                found = loopy_value_of(game, position, progress=progress)
+                if isinstance(found, LoopyValue):
+                    return loopy_report(game, position, found)
+                value = found
+            else:
+                value = calculator(position)
             graph = thermograph(value)
     finally:
         progress.close()
@@ -124,6 +138,26 @@ def refuse_hopeless(game: Any, position: Any) -> None:
 MISERE_MAX_TOKENS = 40
 
 
+def loopy_report(game: Any, position: Any, value: LoopyValue) -> dict[str, Any]:
+    """The report of a position whose value is loopy: the value in CGSuite notation, its
+    outcome class (with draws) and its sides; stops, mean and temperature are left out (they
+    belong to loopfree games here)."""
+    report: dict[str, Any] = {
+        "game": game.name,
+        "params": game.parameters,
+        "position": game.render(position),
+        "canonical": str(value),
+        "loopy": True,
+        "stopper": value.is_stopper(),
+        "outcome": value.outcome(),
+        "first_player_outcomes": value.outcomes(),
+    }
+    if not value.is_stopper():
+        report["onside"] = str(value.onside)
+        report["offside"] = str(value.offside)
+    return report
+
+
 #: How many Grundy values ``cgt value`` computes at most when looking for an octal period.
 PERIOD_SEARCH_VALUES = 1000
 
@@ -172,6 +206,13 @@ def value_command(
         return
     click.echo(f"{report['game']} {report['position']}")
     click.echo(f"  value        {report['canonical']}")
+    if report.get("loopy"):
+        click.echo(f"  outcome      {report['outcome']} ({OUTCOME_WORDS[report['outcome']]})")
+        if not report["stopper"]:
+            click.echo(f"  onside       {report['onside']}")
+            click.echo(f"  offside      {report['offside']}")
+        click.echo("  loopy        positions repeat; stops and temperature are not given")
+        return
     if "grundy" in report:
         click.echo(f"  grundy       {report['grundy']}")
     if "genus" in report:
