@@ -23,6 +23,8 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
+import numpy as np
+
 from cgt.boards.hexhex import HexBoard, hex_board
 from cgt.errors import ParameterError
 from cgt.games.interleave import (
@@ -439,10 +441,19 @@ def timing_independence(
     game_class: type[Interleave] = Interleave,
     size: int = 2,
     size3_setups: Sequence[str] = tuple(STATED_SETUPS_SIZE3.values()),
+    full: bool = False,
+    full_size: int = 3,
+    full_wins: Sequence[str] = ("stones",),
+    winners_of: WinnersOf | None = None,
 ) -> Verdict:
     """Solves every board of ``size`` with at least one black stone (each is a legal setup,
     so every reachable board) under the three turn models and both win conditions, plus the
-    stated size-3 setups; any disagreement refutes the claim."""
+    stated size-3 setups; any disagreement refutes the claim.
+
+    ``full`` compares the turn models setup by setup on every setup of ``full_size`` (size
+    3: 3^19 placements, one compiled sweep per turn model and win condition in
+    ``full_wins``, some 4-8 min of CPU and 2.3 GiB each), not only the stated setups.
+    ``winners_of`` replaces the compiled sweep (tests pass a broken one)."""
     started = time.perf_counter()
     boards = 0
     solved_size3: list[dict[str, Any]] = []
@@ -462,14 +473,121 @@ def timing_independence(
             if len(set(winners)) > 1:
                 return _timing_refuted(3, win, red, black, winners)
             solved_size3.append({"setup": setup, "win": win, "winner": COLOURS[winners[0]]})
-    return Verdict.verified(
-        scope={
-            f"size {size}": f"every board with a black stone ({boards // 2}), both win conditions",
-            "size 3": f"{len(size3_setups)} stated setups, both win conditions",
-            "turn_models": [label for label, _ in TURN_MODELS],
-        },
-        evidence={"size3": solved_size3, "seconds": round(time.perf_counter() - started, 2)},
+    scope: dict[str, Any] = {
+        f"size {size}": f"every board with a black stone ({boards // 2}), both win conditions",
+        "size 3": f"{len(size3_setups)} stated setups, both win conditions",
+        "turn_models": [label for label, _ in TURN_MODELS],
+    }
+    evidence: dict[str, Any] = {"size3": solved_size3}
+    if full:
+        every_setup: dict[str, Any] = {}
+        for win in full_wins:
+            compared = compare_every_setup(full_size, win, winners_of=winners_of)
+            every_setup[f"win={win}"] = compared
+            if compared["disagreements"]:
+                return Verdict.refuted(
+                    {**scope, f"size {full_size}, every setup": f"win={win}"},
+                    {**evidence, "every_setup": every_setup},
+                )
+        scope[f"size {full_size}, every setup"] = (
+            f"every setup ({compared['setups']:,} placements with a black stone), setup by "
+            f"setup, win condition(s): {', '.join(full_wins)}"
+        )
+        evidence["every_setup"] = every_setup
+    evidence["seconds"] = round(time.perf_counter() - started, 2)
+    return Verdict.verified(scope, evidence)
+
+
+#: ``winners_of(size, win, turns)``: per-rank packed bits "Red wins" for each first player
+#: (see :func:`solvers.kernels.interleave.setup_winners`).
+WinnersOf = Callable[[int, str, str], dict[str, Any]]
+#: The turn models of the setup-by-setup comparison: (label, turns, key of its winner bits).
+EVERY_SETUP_MODELS: tuple[tuple[str, str, str], ...] = (
+    ("pass, Red first", "pass", "red first"),
+    ("pass, Black first", "pass", "black first"),
+    ("loser moves", "loser", "loser"),
+)
+#: Set bits of every byte value (counts the disagreements of packed bit arrays).
+_POPCOUNT = np.array([bin(v).count("1") for v in range(256)], dtype=np.uint8)
+
+
+def compare_every_setup(
+    size: int,
+    win: str,
+    *,
+    winners_of: WinnersOf | None = None,
+    examples: int = 3,
+) -> dict[str, Any]:
+    """Winner of every setup of ``size`` (every placement holding a black stone) under each
+    turn model, compared setup by setup with ``pass, Red first``: the number of setups where
+    each model's winner differs, and a few of them drawn. One compiled sweep per turns
+    value, one after the other (the sweep's array is freed before the next)."""
+    from solvers.kernels.interleave import placement_of_rank, red_only_ranks, setup_winners
+
+    solve = winners_of or (
+        lambda s, w, t: setup_winners(s, w, t, progress=_sweep_progress(f"{w}, turns={t}"))
     )
+    started = time.process_time()
+    bits: dict[str, np.ndarray] = {}
+    for turns in dict.fromkeys(t for _, t, _ in EVERY_SETUP_MODELS):
+        solved = solve(size, win, turns)
+        for label, model_turns, key in EVERY_SETUP_MODELS:
+            if model_turns == turns:
+                bits[label] = np.asarray(solved[key], dtype=np.uint8)
+        del solved
+    placements = 3 ** hex_board(size).size
+    not_setups = red_only_ranks(size)
+    reference_label = EVERY_SETUP_MODELS[0][0]
+    reference = bits[reference_label]
+    disagreements: dict[str, int] = {}
+    found: list[dict[str, Any]] = []
+    for label, _, _ in EVERY_SETUP_MODELS[1:]:
+        differ = np.bitwise_xor(reference, bits[label])
+        np.bitwise_and.at(
+            differ, not_setups >> 3, ~(np.left_shift(1, not_setups & 7)).astype(np.uint8)
+        )
+        disagreements[label] = int(_POPCOUNT[differ].sum(dtype=np.int64))
+        for byte in np.flatnonzero(differ)[:examples]:
+            for bit in range(8):
+                rank = int(byte) * 8 + bit
+                if differ[byte] >> bit & 1 and rank < placements and len(found) < examples:
+                    red, black = placement_of_rank(size, rank)
+                    found.append(
+                        {
+                            "setup": board_string(size, red, black),
+                            "red_wins": {
+                                name: bool(bits[name][rank >> 3] >> (rank & 7) & 1)
+                                for name, _, _ in EVERY_SETUP_MODELS
+                            },
+                        }
+                    )
+    red_wins = {
+        label: int(_POPCOUNT[bits[label]].sum(dtype=np.int64))
+        - int(((bits[label][not_setups >> 3] >> (not_setups & 7)) & 1).sum())
+        for label, _, _ in EVERY_SETUP_MODELS
+    }
+    return {
+        "setups": placements - len(not_setups),
+        "compared_with": reference_label,
+        "disagreements": sum(disagreements.values()),
+        "disagreements_by_model": disagreements,
+        "setups_red_wins": red_wins,
+        "examples": found,
+        "cpu_seconds": round(time.process_time() - started, 1),
+    }
+
+
+def _sweep_progress(label: str) -> Callable[[dict[str, Any]], None]:
+    """Progress of a long sweep on stderr, about every tenth of the way."""
+    shown = [-1]
+
+    def show(state: dict[str, Any]) -> None:
+        tenth = 10 * state["ranks"] // max(1, state["of"])
+        if tenth != shown[0]:
+            shown[0] = tenth
+            print(f"  {label}: {state['phase']} {tenth * 10}%", file=sys.stderr, flush=True)
+
+    return show
 
 
 def _timing_refuted(size: int, win: str, red: int, black: int, winners: list[int]) -> Verdict:
