@@ -382,6 +382,7 @@ def check_command(
             write_certificate(verdict, out)
         if not as_json:
             click.echo(f"{verdict.verdict:<12} {entry.id}  ({verdict.seconds:.1f} s)")
+            click.echo(f"{'':<12} {verdict.finding}")
     if as_json:
         emit_json([v.as_dict() for v in verdicts])
 
