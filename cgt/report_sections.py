@@ -86,9 +86,16 @@ LARGER_BOARDS: list[LargerBoard] = [
     LargerBoard(
         "control",
         "size 3, control=sight",
-        "not solved",
-        "positions repeat (see control.sight-cycle), so memoised search is unsound; the graph "
-        "is too large for retrograde analysis in Python.",
+        "solved (win or loss only): White (the first player) wins after every one of the 12 perimeter openings",
+        "positions repeat (see control.sight-cycle). The compiled kernel is sound there: "
+        "a position repeated on the search path scores a draw and no result that depended "
+        "on such a cut-off is stored (graph-history-interaction-safe search), so every "
+        "root value is exact; it agrees with retrograde on every size-2 position and on "
+        "size-3 positions near the end, and with depth-bounded proofs on size-3 positions "
+        "(tests/test_kernels_control.py). Value mode only: exact remoteness did not "
+        "finish in 420 s. Timing: benchmarks/RESULTS.md, case control size 3 "
+        "sight/compiled.",
+        "cgt solve control -p size=3 -p control=sight --solver compiled --value-only",
     ),
     LargerBoard(
         "control",
