@@ -38,7 +38,12 @@ from cgt.games.control import (
     territory,
 )
 from cgt.protocol import Outcome
+from proofs.attempts import attempt_sentence, read_attempt
 from proofs.registry import Verdict, claim
+
+#: The stored record of the longer size-4 attempt (``python benchmarks/attempts.py
+#: control-size4``), read rather than typed in.
+SIZE4_ATTEMPT = "control-size4"
 
 Potential = Callable[[HexBoard, int, int], int]
 TerritoryFunction = Callable[[HexBoard, int, int, ControlRule], tuple[int, int]]
@@ -932,24 +937,37 @@ def size4_second_player(
                         "nodes": stopped.nodes,
                         "seconds": round(stopped.seconds, 1),
                     },
-                    "longer_attempts": (
-                        "after White's a1, 10.2 billion nodes in 3,500 s with an 8 GiB table "
-                        "did not settle it (see reports/README.md, larger boards)"
-                    ),
+                    "recorded_attempt": read_attempt(SIZE4_ATTEMPT)
+                    or attempt_sentence(None, SIZE4_ATTEMPT),
                     "note": f"size {target_size} not solved; exact results above",
                 },
+                finding=f"Not settled: size {target_size} is not solved (this check's "
+                f"{target_budget_seconds:g} s ran out after {stopped.nodes:,} nodes; the longer "
+                f"recorded attempt: {attempt_sentence(read_attempt(SIZE4_ATTEMPT), SIZE4_ATTEMPT)})."
+                f" Solved exactly: {_winners_in_words(results)}.",
             )
         results[f"size {target_size}"] = {
             "winner": attempt.winner,
             "openings_for_white": {m.name: m.outcome.label for m in attempt.moves},
         }
     if results[f"size {target_size}"]["winner"].startswith("second"):
-        return Verdict.verified(scope, {"exact_results": results})
+        return Verdict.verified(
+            scope,
+            {"exact_results": results},
+            finding=f"Holds: the second player wins size {target_size}; "
+            f"{_winners_in_words(results)}.",
+        )
     return Verdict.refuted(
         scope,
         {"exact_results": results},
         corrected_statement=f"on size {target_size} the first player wins",
+        finding=f"False: the first player wins size {target_size}; {_winners_in_words(results)}.",
     )
+
+
+def _winners_in_words(results: dict[str, Any]) -> str:
+    """ "size 2: first (White) wins; size 3: second (Black) wins" from solved results."""
+    return "; ".join(f"{name}: {found['winner']} wins" for name, found in results.items())
 
 
 def _rule_name(rule: ControlRule) -> str:

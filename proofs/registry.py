@@ -205,7 +205,9 @@ def default_finding(verdict: Verdict) -> str:
     if verdict.verdict == "verified":
         return f"Holds as stated: {verdict.statement}."
     if verdict.verdict == "refuted":
-        corrected = f"; corrected: {verdict.corrected_statement}" if verdict.corrected_statement else ""
+        corrected = (
+            f"; corrected: {verdict.corrected_statement}" if verdict.corrected_statement else ""
+        )
         return f"False as stated{corrected}."
     if verdict.verdict == "measured" and verdict.measurement:
         return f"Measured {verdict.measurement['quantity']}: {verdict.measurement['value']}."

@@ -25,6 +25,7 @@ from typing import Any
 
 from cgt.games.super_nonnect import SuperNonnect, SuperNonnectPosition, bits_of
 from cgt.protocol import Outcome
+from proofs.attempts import attempt_sentence, read_attempt
 from proofs.registry import Verdict, claim
 
 GameFactory = Callable[..., SuperNonnect]
@@ -322,20 +323,9 @@ HAND_OUTCOMES_REVISED: dict[str, str] = {
 }
 
 
-#: The 3x3 attempt with the compiled kernel, too long for a check. The script (outside the
-#: repository, /work/notes/claims_scratch/sn33.py, run with ``nice -n 10 timeout 1800``)
-#: builds ``SuperNonnectKernel(game, tt_entries=2**26)`` and solves the root moves up to
-#: symmetry one by one as roots, in value mode; the node count was read from its control array.
-ATTEMPT_3X3_REVISED: dict[str, Any] = {
-    "shape": "3x3",
-    "solver": "compiled kernel (solvers.kernels.super_nonnect), value mode, symmetry, "
-    "mobility ordering, 2^26-entry table (2 GiB)",
-    "wall_seconds": 1800,
-    "nodes_searched": 312_829_982,
-    "nodes_read_at_seconds": 1680,
-    "result": "unsolved: the first root move tried (a1) was still being searched when the "
-    "30-minute limit stopped the run (machine shared, load 4-7 on 2 cores)",
-}
+#: Attempts on shapes too large for the check: names of records written by
+#: ``python benchmarks/attempts.py NAME`` (read with :func:`proofs.attempts.read_attempt`).
+UNSOLVED_ATTEMPTS: tuple[tuple[str, str], ...] = (("3x3", "super-nonnect-3x3-revised"),)
 
 
 def mobility_first(game: Any, position: Any, moves: Any) -> list[int]:
@@ -384,10 +374,11 @@ def revised_outcome(
     shapes: tuple[str, ...] = ("1x2", "2x1", "1x3", "3x1", "2x2", "2x3", "3x2", "hex7"),
     expected: dict[str, str] | None = None,
     make_game: GameFactory = SuperNonnect,
-    unsolved: tuple[dict[str, Any], ...] = (ATTEMPT_3X3_REVISED,),
+    unsolved: tuple[tuple[str, str], ...] = UNSOLVED_ATTEMPTS,
 ) -> Verdict:
     """Solve each shape by two roads and compare them with each other and with the
-    hand-derived outcomes; ``unsolved`` records attempts too long for a check (3x3).
+    hand-derived outcomes; ``unsolved`` names the shapes too long for a check (3x3) and
+    the stored records of the attempts on them (:mod:`proofs.attempts`).
 
     Verified when both roads agree on every shape and with every hand result (the claim
     asks for the shapes that can be solved; the unsolved ones are named in the scope).
@@ -408,7 +399,7 @@ def revised_outcome(
     scope = {
         "rule": "revised",
         "shapes_solved": list(shapes),
-        "shapes_not_solved": [attempt["shape"] for attempt in unsolved],
+        "shapes_not_solved": [shape for shape, _ in unsolved],
         "method": (
             "two roads per shape: the compiled kernel (value mode, its own statement of the "
             "rules) and solvers.alphabeta over the readable rules (value mode, cuts leaving "
@@ -418,7 +409,9 @@ def revised_outcome(
     evidence: dict[str, Any] = {
         "outcomes": results,
         "hand_derived": expected,
-        "unsolved_attempts": list(unsolved),
+        "unsolved_attempts": {
+            shape: read_attempt(name) or attempt_sentence(None, name) for shape, name in unsolved
+        },
     }
     if mismatches:
         evidence["mismatches"] = mismatches
