@@ -625,6 +625,9 @@ def parity(
             "argument": "a placement adds one own piece (+1), a removal takes one opponent piece "
             "(+1); no other move exists, so after k moves each the counts are equal"
         },
+        finding="Holds for every size by a two-line argument (a placement adds an own piece, a "
+        "removal takes an opponent's: the mover's lead rises by one either way), and on every "
+        "move checked: " + "; ".join(f"{k}: {v['moves']:,} moves" for k, v in boards.items()) + ".",
     )
 
 
@@ -716,11 +719,14 @@ def stuck_player_has_less_territory(
 
 
 def _stuck_refuted(boards: dict[str, Any], failure: dict[str, Any]) -> Verdict:
+    white, black = failure["territory_white_black"]
     return Verdict.refuted(
         {"boards": boards},
         {"counterexample": failure},
         corrected_statement="the stuck player's territory is not always smaller under this "
         "scoring; see the counterexample",
+        finding=f"False under this scoring: {failure['stuck']} is stuck in "
+        f"{failure['position']} with territory White {white}, Black {black}.",
     )
 
 
@@ -838,13 +844,26 @@ def sight_cycle(
         cycle if cycle is not None else find_cycle_by_playouts(game, playouts, seed, max_length)
     )
     if certificate is None:
-        return Verdict.inconclusive(scope, {**evidence, "found": None})
+        return Verdict.inconclusive(
+            scope,
+            {**evidence, "found": None},
+            finding=f"Not settled: {playouts} random games found no cycle of at most "
+            f"{max_length} moves.",
+        )
     problem = replay_cycle(game, certificate)
     evidence["cycle"] = certificate
     if problem:
         return Verdict.inconclusive(scope, {**evidence, "replay_failed": problem})
     evidence["replayed"] = True
-    return Verdict.verified(scope, evidence)
+    adjacent = evidence.get("adjacent_same_search_found_cycle")
+    return Verdict.verified(
+        scope,
+        evidence,
+        finding=f"Holds: under {_rule_name(rule)} control a cycle of {len(certificate['cycle'])} "
+        f"legal moves on size {size} returns to its start, replayed from the opening with the "
+        "rules"
+        + ("; the same search finds none under adjacent control." if adjacent is False else "."),
+    )
 
 
 # ------------------------------------------------------- control.size4-second-player
@@ -913,7 +932,9 @@ def size4_second_player(
     ]
     if disagreements:
         return Verdict.inconclusive(
-            scope, {"exact_results": results, "roads_disagree_on": disagreements}
+            scope,
+            {"exact_results": results, "roads_disagree_on": disagreements},
+            finding="Not settled: the solvers disagree on " + ", ".join(disagreements) + ".",
         )
     if f"size {target_size}" not in results:
         game = make_game(target_size, "adjacent", opening)

@@ -251,6 +251,10 @@ def exclusive(
             "argument": "placeable by Red needs black seers > red seers, by Black needs "
             "red seers > black seers; both cannot hold for one cell"
         },
+        finding="Holds for every size by a one-line argument (open to Red needs more black than "
+        "red seers, open to Black the reverse); checked on "
+        + "; ".join(f"{k}: {v:,} boards" for k, v in checked.items())
+        + ".",
     )
 
 
@@ -427,6 +431,10 @@ def no_race(
             "opponent's loses nothing (c itself was the mover's, so not the opponent's)",
             "geometry_one_ray_per_pair": geometry,
         },
+        finding="Holds for every size: a placement never opens a cell to its player nor closes "
+        "one to the opponent (per-line argument; every line configuration up to length "
+        f"{max_line_length} enumerated), so there is nothing to gain by hurrying; placements "
+        "checked on whole boards: " + "; ".join(f"{k}: {v:,}" for k, v in checked.items()) + ".",
     )
 
 

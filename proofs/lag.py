@@ -203,8 +203,21 @@ def termination(
     }
     evidence = {"searched": results}
     if all(r["complete"] and r["potential_failures"] == 0 for r in results):
-        return Verdict.verified(scope=scope, evidence=evidence)
-    return Verdict.inconclusive(scope=scope, evidence=evidence)
+        return Verdict.verified(
+            scope=scope,
+            evidence=evidence,
+            finding="Holds for every size: every legal move raises (captures, forward progress, "
+            "-objects), so no position repeats; the state graphs searched ("
+            + "; ".join(
+                f"size {r['size']} {r['setup']}: {r['positions']:,} positions" for r in results
+            )
+            + ") have no cycle.",
+        )
+    return Verdict.inconclusive(
+        scope=scope,
+        evidence=evidence,
+        finding="Not settled: a search stopped at its position limit before covering its graph.",
+    )
 
 
 # --------------------------------------------------------------------- ideal goals

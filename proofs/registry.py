@@ -70,9 +70,17 @@ class Verdict:
 
     @classmethod
     def verified(
-        cls, scope: dict[str, Any], evidence: dict[str, Any], finding: str = ""
+        cls,
+        scope: dict[str, Any],
+        evidence: dict[str, Any],
+        finding: str = "",
+        corrected_statement: str | None = None,
     ) -> Verdict:
-        return cls("verified", scope, evidence, finding=finding)
+        """Verified; a claim true only in part also carries the ``corrected_statement`` of
+        the part that holds (and the finding says which part fails)."""
+        return cls(
+            "verified", scope, evidence, finding=finding, corrected_statement=corrected_statement
+        )
 
     @classmethod
     def refuted(

@@ -248,12 +248,58 @@ def original_first_player_wins(
                 "the claim is about the document's board; on "
                 f"{', '.join(boards_where_second_wins)} the second player wins (solved)"
             )
-        return Verdict.verified(scope, evidence)
+        game = make_game(rule="original", **shape_parameters(main))
+        names = [mini_board_name(game, x) for x in holding]
+        failing = [s for s in per_board[main]["starts"] if not s["holds"]]
+        if not failing:
+            return Verdict.verified(
+                scope,
+                evidence,
+                finding=f"Holds on {main}: the return strategy wins from every starting "
+                "mini-board against every reply.",
+            )
+        example = next((s for s in failing if s["start"] == DOCUMENT_EXAMPLE_START), failing[0])
+        line = " ".join(example["refuting_line"])
+        evidence["true_in_part"] = {
+            "holds_from": names,
+            "fails_from": [mini_board_name(game, s["start"]) for s in failing],
+            "document_example": f"starts on the {mini_board_name(game, DOCUMENT_EXAMPLE_START)} "
+            "mini-board (its worked example)",
+        }
+        return Verdict.verified(
+            scope,
+            evidence,
+            finding=f"True only in part: on {main} the return strategy wins only when the first "
+            f"player starts on the {' or '.join(names)} mini-board; from the "
+            f"{mini_board_name(game, example['start'])} start, as in the document's example, the "
+            f"opponent breaks it ({line}: {example['refutation'].removeprefix('failed: ')}).",
+            corrected_statement=f"under the original rule the first player wins {main} with the return strategy "
+            f"started on the {' or '.join(names)} mini-board (first cut "
+            f"{', '.join(s['first_cut'] for s in per_board[main]['starts'] if s['holds'])}); "
+            "from the other starts, the document's top-left example among them, it can fail",
+        )
     solved = per_board[main]["solved_winner"]
     corrected = f"the return strategy fails from every start on {main}" + (
         f"; solving shows the {solved} player wins" if solved in ("first", "second") else ""
     )
-    return Verdict.refuted(scope, evidence, corrected_statement=corrected)
+    return Verdict.refuted(
+        scope, evidence, corrected_statement=corrected, finding=f"False: {corrected}."
+    )
+
+
+#: The document's worked example starts on the top-left mini-board (左上).
+DOCUMENT_EXAMPLE_START = 0
+
+
+def mini_board_name(game: Any, index: int) -> str:
+    """A mini-board by its place in the arrangement: ``top-left`` ... ``centre`` on 3x3 (the
+    rows of the arrangement run top to bottom), else its index."""
+    rows, cols = getattr(game, "a", 0), getattr(game, "b", 0)
+    if (rows, cols) != (3, 3):
+        return f"mini-board {index}"
+    vertical = ("top", "", "bottom")[index // 3]
+    horizontal = ("left", "", "right")[index % 3]
+    return "-".join(p for p in (vertical, horizontal) if p) or "centre"
 
 
 @claim(
@@ -304,11 +350,23 @@ def revised_blocks_return_strategy(
             scope,
             evidence,
             corrected_statement="the revised rule does not forbid the final return step",
+            finding="False: under the revised rule the return strategy can still send the "
+            "opponent to the fully cut mini-board (" + ", ".join(still_sent_to_full) + ").",
         )
     if not blocked_somewhere:
         evidence["note"] = "no line reached the final step, so nothing was shown about it"
-        return Verdict.inconclusive(scope, evidence)
-    return Verdict.verified(scope, evidence)
+        return Verdict.inconclusive(
+            scope,
+            evidence,
+            finding="Not settled: no line of the strategy reached its final step.",
+        )
+    return Verdict.verified(
+        scope,
+        evidence,
+        finding="Holds: under the revised rule every line of the return strategy (from each "
+        "start where it wins originally) stops where its last step would send the opponent "
+        f"to the fully cut mini-board, on {', '.join(boards)}.",
+    )
 
 
 #: Hand-derived outcomes under the revised rule (see tests/test_super_nonnect_rules.py): on 1x2
@@ -415,12 +473,23 @@ def revised_outcome(
     }
     if mismatches:
         evidence["mismatches"] = mismatches
-        return Verdict.refuted(scope, evidence)
+        return Verdict.refuted(
+            scope, evidence, finding="The solvers disagree: " + "; ".join(mismatches) + "."
+        )
     evidence["note"] = (
         "verified for the shapes listed as solved; 3x3 (the document's board) remains open: "
         "the claim only asks for the shapes that can be solved, and the attempt is recorded"
     )
-    return Verdict.verified(scope, evidence)
+    winners = ", ".join(f"{label} {found['winner']}" for label, found in results.items())
+    not_solved = "; ".join(
+        f"{shape}: {attempt_sentence(read_attempt(name), name)}" for shape, name in unsolved
+    )
+    return Verdict.verified(
+        scope,
+        evidence,
+        finding=f"Solved by two roads under the revised rule (the player who wins: {winners}). "
+        f"Not solved: {not_solved}.",
+    )
 
 
 # ------------------------------------------------------------------ lines of three
@@ -909,13 +978,28 @@ def no_line_of_three(
     ]
     if disagreements:
         evidence["cross_check_disagreements"] = disagreements
-        return Verdict.inconclusive(scope, evidence)
+        return Verdict.inconclusive(
+            scope,
+            evidence,
+            finding="Not settled: the proof and exhaustive play disagree on the 2x2 board.",
+        )
     if cuttable:
         evidence["cuttable_lines"] = cuttable
         return Verdict.refuted(
-            scope, evidence, corrected_statement="these lines can be cut: " + ", ".join(cuttable)
+            scope,
+            evidence,
+            corrected_statement="these lines can be cut: " + ", ".join(cuttable),
+            finding="False: some legal game cuts " + ", ".join(cuttable) + " completely.",
         )
     if still_open:
         evidence["open_lines"] = still_open
-        return Verdict.inconclusive(scope, evidence)
-    return Verdict.verified(scope, evidence)
+        return Verdict.inconclusive(
+            scope, evidence, finding="Not settled: " + ", ".join(still_open) + " stayed open."
+        )
+    return Verdict.verified(
+        scope,
+        evidence,
+        finding=f"Holds on 3x3 under the {' and '.join(rules)} rules: no legal game, even with "
+        f"both players cooperating, cuts all of any of the {len(LINES_3X3)} lines (every "
+        "possible end position enumerated and shown unreachable).",
+    )
