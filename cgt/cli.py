@@ -351,7 +351,8 @@ def query_command(
     "--full",
     is_flag=True,
     help="Run the long exact mode of the checks that have one (entropy.solved: the whole 5x5 "
-    "space, some 20 minutes on 2 cores and 12 GB).",
+    "space, some 20 minutes on 2 cores and 12 GB; interleave.timing-independence: every size-3 "
+    "setup compared turn model by turn model, four sweeps of 4-8 min CPU and 2.3 GiB each).",
 )
 def check_command(
     claims: tuple[str, ...],
