@@ -81,6 +81,8 @@ def markdown_value(value: Any, depth: int = 0) -> list[str]:
         for k, v in value.items():
             if _is_table(v):
                 lines += [f"{pad}- {human_key(k)}:", "", *_table(v), ""]
+            elif _is_record_list(v):
+                lines += [f"{pad}- {human_key(k)}:", "", *_record_table(v), ""]
             elif isinstance(v, dict | list) and v and not _short_list(v):
                 lines.append(f"{pad}- {human_key(k)}:")
                 lines.extend(markdown_value(v, depth + 1))
@@ -108,12 +110,50 @@ def markdown_value(value: Any, depth: int = 0) -> list[str]:
 
 
 def _short_list(value: Any) -> bool:
-    """A list of a few plain values, written inline as "a, b, c"."""
+    """A list of plain values short enough to write inline as "a, b, c"."""
     return (
         isinstance(value, list)
-        and len(value) <= 12
         and all(not isinstance(v, dict | list) for v in value)
+        and len(", ".join(map(str, value))) <= 240
     )
+
+
+def _flat_dict(value: Any) -> bool:
+    """A small dict of plain values, written inline as "k: v; k: v"."""
+    return (
+        isinstance(value, dict)
+        and len(value) <= 6
+        and all(not isinstance(v, dict | list) or _short_list(v) for v in value.values())
+    )
+
+
+def _is_record_list(value: Any) -> bool:
+    """A list of dicts whose values all fit in a table cell: shown as one table."""
+    return (
+        isinstance(value, list)
+        and len(value) > 1
+        and all(isinstance(v, dict) and v for v in value)
+        and all(
+            not isinstance(x, dict | list) or _short_list(x) or _flat_dict(x)
+            for v in value
+            for x in v.values()
+        )
+    )
+
+
+def _record_table(value: list[dict[str, Any]]) -> list[str]:
+    columns: list[str] = []
+    for row in value:
+        columns += [k for k in row if k not in columns]
+    lines = [
+        "| " + " | ".join(human_key(c) for c in columns) + " |",
+        "|" + "---|" * len(columns),
+    ]
+    for row in value[:40]:
+        lines.append("| " + " | ".join(_inline(row.get(c, "")) for c in columns) + " |")
+    if len(value) > 40:
+        lines.append(f"| ... {len(value) - 40} more rows in the JSON certificate |")
+    return lines
 
 
 def _inline(value: Any) -> str:
@@ -125,6 +165,8 @@ def _inline(value: Any) -> str:
         return f"`{value}`"
     if _short_list(value):
         return ", ".join(_inline(v) for v in value) if value else "none"
+    if _flat_dict(value):
+        return "; ".join(f"{k}: {_inline(v)}" for k, v in value.items()) if value else "none"
     if isinstance(value, list | dict):
         return f"`{json.dumps(value)}`" if value else "none"
     if value is None:
