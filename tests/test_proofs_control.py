@@ -9,6 +9,7 @@ import pytest
 
 from cgt.boards.hexhex import HexBoard
 from cgt.games.control import BLACK, WHITE, adjacency_potential, controlled_empty
+from proofs.attempts import read_attempt
 from proofs.control import find_cycle_by_playouts, make_game, replay_cycle
 from proofs.registry import get_claim, run_claim
 
@@ -222,6 +223,9 @@ def test_size4_claim_inconclusive_and_can_fail() -> None:
     verdict = run_claim("control.size4-second-player", target_budget_seconds=0.5)
     assert verdict.verdict == "inconclusive"
     assert verdict.evidence["target_attempt"]["nodes"] > 0
+    # the longer attempt is the stored record of benchmarks/attempts.py, not a sentence
+    assert verdict.evidence["recorded_attempt"] == read_attempt("control-size4")
+    assert "control-size4" in verdict.finding or "attempts.py" in verdict.finding
     size2 = verdict.evidence["exact_results"]["size 2"]
     assert size2["retrograde_agrees"]
     # size 3: Black wins against every opening, by negamax and by the compiled kernel
