@@ -508,13 +508,12 @@ def timing_independence(
         evidence["every_setup"] = every_setup
     evidence["seconds"] = round(time.perf_counter() - started, 2)
     if full:
-        counted = ", ".join(
-            f"{c['setups']:,} setups of size {full_size} ({name})"
-            for name, c in evidence["every_setup"].items()
-        )
+        setups = {c["setups"] for c in evidence["every_setup"].values()}
         finding = (
-            f"Holds on every position of size {size} and, setup by setup, on all {counted}: the "
-            "three turn models name the same winner every time."
+            f"Holds on every position of size {size} and, setup by setup, on all "
+            f"{', '.join(f'{n:,}' for n in sorted(setups))} setups of size {full_size} under "
+            f"win={' and win='.join(full_wins)}: the three turn models name the same winner "
+            "every time."
         )
     else:
         finding = (
