@@ -40,16 +40,54 @@ def certificate(verdict: Verdict) -> dict[str, Any]:
     }
 
 
+def human_key(key: str) -> str:
+    """A key as words: ``proof_for_every_size`` -> ``Proof for every size``."""
+    words = str(key).replace("_", " ").strip()
+    return words[:1].upper() + words[1:]
+
+
+def _is_table(value: Any) -> bool:
+    """A dict of dicts of plain values (boards x counts): shown as one Markdown table."""
+    return (
+        isinstance(value, dict)
+        and len(value) > 1
+        and all(isinstance(v, dict) and v for v in value.values())
+        and all(not isinstance(x, dict | list) for v in value.values() for x in v.values())
+    )
+
+
+def _table(value: dict[str, dict[str, Any]]) -> list[str]:
+    columns: list[str] = []
+    for row in value.values():
+        columns += [k for k in row if k not in columns]
+    lines = [
+        "| | " + " | ".join(human_key(c) for c in columns) + " |",
+        "|---|" + "---|" * len(columns),
+    ]
+    for name, row in value.items():
+        cells = [_inline(row.get(c, "")) for c in columns]
+        lines.append(f"| {human_key(name)} | " + " | ".join(cells) + " |")
+    return lines
+
+
 def markdown_value(value: Any, depth: int = 0) -> list[str]:
+    """Scope or evidence as prose: one sentence-like line per entry, tables for dicts of
+    dicts (boards by counts), at most 40 items of a long list (the JSON holds all)."""
     pad = "  " * depth
+    if _is_table(value):
+        return [*(pad + line for line in _table(value)), ""]
     if isinstance(value, dict):
         lines: list[str] = []
         for k, v in value.items():
-            if isinstance(v, dict | list) and v:
-                lines.append(f"{pad}- **{k}**:")
+            if _is_table(v):
+                lines += [f"{pad}- {human_key(k)}:", "", *_table(v), ""]
+            elif _is_record_list(v):
+                lines += [f"{pad}- {human_key(k)}:", "", *_record_table(v), ""]
+            elif isinstance(v, dict | list) and v and not _short_list(v):
+                lines.append(f"{pad}- {human_key(k)}:")
                 lines.extend(markdown_value(v, depth + 1))
             else:
-                lines.append(f"{pad}- **{k}**: {_inline(v)}")
+                lines.append(f"{pad}- {human_key(k)}: {_inline(v)}")
         return lines
     if isinstance(value, list):
         if len(value) > 40:
@@ -58,7 +96,11 @@ def markdown_value(value: Any, depth: int = 0) -> list[str]:
             shown = value
         lines = []
         for item in shown:
-            if isinstance(item, dict | list):
+            if isinstance(item, dict) and item and not _is_table(item):
+                first, *rest = markdown_value(item, depth + 1)
+                lines.append(f"{pad}- {first.strip()[2:]}")
+                lines.extend(rest)
+            elif isinstance(item, dict | list):
                 lines.append(f"{pad}-")
                 lines.extend(markdown_value(item, depth + 1))
             else:
@@ -67,28 +109,107 @@ def markdown_value(value: Any, depth: int = 0) -> list[str]:
     return [f"{pad}{_inline(value)}"]
 
 
+def _short_list(value: Any) -> bool:
+    """A list of plain values short enough to write inline as "a, b, c"."""
+    return (
+        isinstance(value, list)
+        and all(not isinstance(v, dict | list) for v in value)
+        and len(", ".join(map(str, value))) <= 240
+    )
+
+
+def _flat_dict(value: Any) -> bool:
+    """A small dict of plain values, written inline as "k: v; k: v"."""
+    return (
+        isinstance(value, dict)
+        and len(value) <= 6
+        and all(not isinstance(v, dict | list) or _short_list(v) for v in value.values())
+    )
+
+
+def _is_record_list(value: Any) -> bool:
+    """A list of dicts whose values all fit in a table cell: shown as one table."""
+    return (
+        isinstance(value, list)
+        and len(value) > 1
+        and all(isinstance(v, dict) and v for v in value)
+        and all(
+            not isinstance(x, dict | list) or _short_list(x) or _flat_dict(x)
+            for v in value
+            for x in v.values()
+        )
+    )
+
+
+def _record_table(value: list[dict[str, Any]]) -> list[str]:
+    columns: list[str] = []
+    for row in value:
+        columns += [k for k in row if k not in columns]
+    lines = [
+        "| " + " | ".join(human_key(c) for c in columns) + " |",
+        "|" + "---|" * len(columns),
+    ]
+    for row in value[:40]:
+        lines.append("| " + " | ".join(_inline(row.get(c, "")) for c in columns) + " |")
+    if len(value) > 40:
+        lines.append(f"| ... {len(value) - 40} more rows in the JSON certificate |")
+    return lines
+
+
 def _inline(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, int):
+        return f"{value:,}"
     if isinstance(value, str) and ("/" in value or "." in value) and " " not in value.strip("`"):
         return f"`{value}`"
+    if _short_list(value):
+        return ", ".join(_inline(v) for v in value) if value else "none"
+    if _flat_dict(value):
+        return "; ".join(f"{k}: {_inline(v)}" for k, v in value.items()) if value else "none"
     if isinstance(value, list | dict):
-        return f"`{json.dumps(value)}`"
+        return f"`{json.dumps(value)}`" if value else "none"
+    if value is None:
+        return "none"
     return str(value)
 
 
+VERDICT_WORDS = {
+    "verified": "Verified",
+    "refuted": "Refuted",
+    "inconclusive": "Not settled",
+    "measured": "Measured (the document states no threshold)",
+}
+
+
 def markdown(verdict: Verdict) -> str:
+    """The certificate for people: the finding first, then what was checked and what
+    convinced, as prose and tables, then how to reproduce it; the JSON file beside it holds
+    every number."""
     cert = certificate(verdict)
     lines = [
         f"# Claim `{verdict.claim}`: {verdict.verdict}",
         "",
-        f"> {verdict.statement}",
+        f"The document says: *{verdict.statement}*",
         "",
-        f"**Verdict: {verdict.verdict}**",
+        f"**{VERDICT_WORDS.get(verdict.verdict, verdict.verdict)}.** {verdict.finding}",
         "",
     ]
     if verdict.corrected_statement:
         lines += [f"**Corrected statement:** {verdict.corrected_statement}", ""]
+    if verdict.measurement:
+        measurement = dict(verdict.measurement)
+        lines += [
+            "## The measurement",
+            "",
+            f"{human_key(measurement.pop('quantity'))}: **{_inline(measurement.pop('value'))}**, "
+            f"held against the document's words: *{measurement.pop('held_against')}*",
+            "",
+            *markdown_value(measurement),
+            "",
+        ]
     lines += [
-        "## Scope",
+        "## What was checked",
         "",
         *markdown_value(verdict.scope),
         "",
@@ -103,7 +224,7 @@ def markdown(verdict: Verdict) -> str:
         "```",
         "",
         f"Generated {cert['generated']['date']} at commit {cert['generated']['commit']} "
-        f"in {verdict.seconds:.1f} s.",
+        f"in {verdict.seconds:.1f} s. Every number is in `{verdict.claim}.json` beside this page.",
         "",
     ]
     return "\n".join(lines)

@@ -94,7 +94,12 @@ def fig2_must_resolve(
         and not missing
         and not not_resolving
     ):
-        return Verdict.verified(_scope(game, position), evidence)
+        return Verdict.verified(
+            _scope(game, position),
+            evidence,
+            finding=f"Holds: O's {isolated} is isolated, the named moves are legal, and all "
+            f"{len(legal)} legal moves of O resolve it.",
+        )
     return Verdict.refuted(_scope(game, position), evidence)
 
 
@@ -125,7 +130,11 @@ def fig2_threat(
         "O_goal_met": game.goal_met(current, PLAYER_O),
     }
     if game.winner(current) == PLAYER_S:
-        return Verdict.verified(_scope(game, position), evidence)
+        return Verdict.verified(
+            _scope(game, position),
+            evidence,
+            finding=f"Holds: S playing {' then '.join(line)} reaches a winning position for S.",
+        )
     return Verdict.refuted(_scope(game, position), evidence)
 
 
@@ -169,7 +178,12 @@ def fig2_a4c4(
         and PASS not in legal
         and set(sources) <= set(resolving_pieces)
     ):
-        return Verdict.verified(_scope(game, position), evidence)
+        return Verdict.verified(
+            _scope(game, position),
+            evidence,
+            finding=f"Holds: after {o_move}, S's {isolated} is isolated and S's only legal "
+            f"moves ({', '.join(evidence['legal_S_moves'])}) move {' or '.join(sources)}.",
+        )
     return Verdict.refuted(_scope(game, position), evidence)
 
 
@@ -191,8 +205,14 @@ def fig2_e4c4(
         return Verdict.refuted(_scope(game, position), evidence)
     legal = evidence["legal_S_moves"]
     if evidence["isolated_S_pieces"] == [isolated] and legal == [only_move]:
-        return Verdict.verified(_scope(game, position), evidence)
+        return Verdict.verified(
+            _scope(game, position),
+            evidence,
+            finding=f"Holds: after {o_move}, S's {isolated} is isolated and {only_move} is S's "
+            "only legal move.",
+        )
     corrected = None
+    finding = f"False as printed: after {o_move}, S's legal moves are {', '.join(legal)}."
     if evidence["isolated_S_pieces"] == [isolated] and len(legal) == 1:
         source, target = (game.board.cell_by_name(s) for s in only_move.split("-"))
         df = target % game.width - source % game.width
@@ -202,10 +222,18 @@ def fig2_e4c4(
                 f"{only_move} is not a queen move (files {df:+d}, ranks {dr:+d}); "
                 f"the isolation does force a unique move, {legal[0]}"
             )
+            finding = (
+                f"Refuted as printed: {only_move} is not a queen move; the forced reply is "
+                f"{legal[0]}, so the document most likely has a typo."
+            )
+        else:
+            finding = f"Refuted as printed: after {o_move} S's only legal move is {legal[0]}."
         corrected = (
             f"after {o_move}, S's {isolated} is isolated and S's only legal move is {legal[0]}"
         )
-    return Verdict.refuted(_scope(game, position), evidence, corrected_statement=corrected)
+    return Verdict.refuted(
+        _scope(game, position), evidence, corrected_statement=corrected, finding=finding
+    )
 
 
 # ------------------------------------------------------------------------------ figure 3
@@ -250,7 +278,12 @@ def fig3_only_defence(
     }
     only_defender = bool(preventing) and all(m.split("-")[0] == defender for m in preventing)
     if threat_wins and only_defender:
-        return Verdict.verified(_scope(game, position), evidence)
+        return Verdict.verified(
+            _scope(game, position),
+            evidence,
+            finding=f"Holds: S's threat wins at once, and of O's moves only {', '.join(preventing)} "
+            f"(the {defender} piece) stop it; each other O move meets an immediate S win.",
+        )
     return Verdict.refuted(_scope(game, position), evidence)
 
 
@@ -314,7 +347,14 @@ def fig3_endgame(
         and by_outcome["loss"]
         and early_loses
     ):
-        return Verdict.verified(scope, evidence)
+        return Verdict.verified(
+            scope,
+            evidence,
+            finding=f"Holds: S can never move again in any of the {evidence['positions']:,} "
+            f"reachable positions, O wins in {evidence['plies_to_win']} plies with correct play, "
+            f"and {len(by_outcome['loss'])} of O's first moves (moving {early_piece} early among "
+            "them) hand S the win.",
+        )
     return Verdict.refuted(scope, evidence)
 
 

@@ -25,7 +25,10 @@ from typing import Any, Literal
 
 from cgt.errors import ClaimError
 
-VerdictKind = Literal["verified", "refuted", "inconclusive"]
+#: ``measured``: the claim is a measurement (a share, a frequency) whose words ("strongly",
+#: "rarely") set no threshold; the verdict reports the number and the exact statement it was
+#: held against instead of passing or failing it on a cut-off the document never stated.
+VerdictKind = Literal["verified", "refuted", "inconclusive", "measured"]
 
 #: Modules holding the built-in claims, one per game.
 BUILTIN_CLAIM_MODULES: tuple[str, ...] = (
@@ -44,6 +47,10 @@ class Verdict:
     ``scope`` says how far the check reaches (boards, positions, cases, and whether it is a
     proof for every size); ``evidence`` holds what convinces a sceptic (counts, a
     counterexample line, a strategy summary, a symbolic derivation). Both must be JSON-able.
+    ``finding`` is one sentence a reader understands without the certificate (what was
+    found, and for a claim true only in part, which part). A ``measured`` verdict carries
+    ``measurement``: the quantity, its value, and the document's exact words it was held
+    against.
     """
 
     verdict: VerdictKind
@@ -56,25 +63,67 @@ class Verdict:
     extra: dict[str, Any] = field(default_factory=dict)
     #: ``"full"`` when the check ran its long exact mode, ``"quick"`` otherwise.
     mode: str = "quick"
+    #: One plain sentence: what the check found (shown in ``cgt check`` and the reports).
+    finding: str = ""
+    #: For ``measured`` verdicts: ``{"quantity", "value", "held_against"}`` and any detail.
+    measurement: dict[str, Any] | None = None
 
     @classmethod
-    def verified(cls, scope: dict[str, Any], evidence: dict[str, Any]) -> Verdict:
-        return cls("verified", scope, evidence)
+    def verified(
+        cls,
+        scope: dict[str, Any],
+        evidence: dict[str, Any],
+        finding: str = "",
+        corrected_statement: str | None = None,
+    ) -> Verdict:
+        """Verified; a claim true only in part also carries the ``corrected_statement`` of
+        the part that holds (and the finding says which part fails)."""
+        return cls(
+            "verified", scope, evidence, finding=finding, corrected_statement=corrected_statement
+        )
 
     @classmethod
     def refuted(
-        cls, scope: dict[str, Any], evidence: dict[str, Any], corrected_statement: str | None = None
+        cls,
+        scope: dict[str, Any],
+        evidence: dict[str, Any],
+        corrected_statement: str | None = None,
+        finding: str = "",
     ) -> Verdict:
-        return cls("refuted", scope, evidence, corrected_statement=corrected_statement)
+        return cls(
+            "refuted", scope, evidence, corrected_statement=corrected_statement, finding=finding
+        )
 
     @classmethod
-    def inconclusive(cls, scope: dict[str, Any], evidence: dict[str, Any]) -> Verdict:
-        return cls("inconclusive", scope, evidence)
+    def inconclusive(
+        cls, scope: dict[str, Any], evidence: dict[str, Any], finding: str = ""
+    ) -> Verdict:
+        return cls("inconclusive", scope, evidence, finding=finding)
+
+    @classmethod
+    def measured(
+        cls,
+        scope: dict[str, Any],
+        evidence: dict[str, Any],
+        *,
+        quantity: str,
+        value: Any,
+        held_against: str,
+        finding: str,
+        **detail: Any,
+    ) -> Verdict:
+        """A measurement: ``value`` of ``quantity``, reported beside the document's exact
+        words ``held_against`` (which state no threshold to pass or fail)."""
+        measurement = {"quantity": quantity, "value": value, "held_against": held_against}
+        return cls(
+            "measured", scope, evidence, finding=finding, measurement={**measurement, **detail}
+        )
 
     def as_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "claim": self.claim,
             "verdict": self.verdict,
+            "finding": self.finding,
             "scope": self.scope,
             "evidence": self.evidence,
         }
@@ -82,6 +131,8 @@ class Verdict:
             out["statement"] = self.statement
         if self.corrected_statement:
             out["corrected_statement"] = self.corrected_statement
+        if self.measurement is not None:
+            out["measurement"] = self.measurement
         out["seconds"] = round(self.seconds, 3)
         out["mode"] = self.mode
         return out
@@ -151,4 +202,21 @@ def run_claim(claim_id: str, *, full: bool = False, **overrides: Any) -> Verdict
     verdict.seconds = time.perf_counter() - start
     verdict.claim = entry.id
     verdict.statement = entry.statement
+    if not verdict.finding:
+        verdict.finding = default_finding(verdict)
     return verdict
+
+
+def default_finding(verdict: Verdict) -> str:
+    """The finding of a check that did not write its own: the verdict in words, with the
+    corrected statement when there is one."""
+    if verdict.verdict == "verified":
+        return f"Holds as stated: {verdict.statement}."
+    if verdict.verdict == "refuted":
+        corrected = (
+            f"; corrected: {verdict.corrected_statement}" if verdict.corrected_statement else ""
+        )
+        return f"False as stated{corrected}."
+    if verdict.verdict == "measured" and verdict.measurement:
+        return f"Measured {verdict.measurement['quantity']}: {verdict.measurement['value']}."
+    return "Not settled by this check; see the scope for how far it got."

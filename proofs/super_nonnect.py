@@ -25,6 +25,7 @@ from typing import Any
 
 from cgt.games.super_nonnect import SuperNonnect, SuperNonnectPosition, bits_of
 from cgt.protocol import Outcome
+from proofs.attempts import attempt_sentence, read_attempt
 from proofs.registry import Verdict, claim
 
 GameFactory = Callable[..., SuperNonnect]
@@ -247,12 +248,58 @@ def original_first_player_wins(
                 "the claim is about the document's board; on "
                 f"{', '.join(boards_where_second_wins)} the second player wins (solved)"
             )
-        return Verdict.verified(scope, evidence)
+        game = make_game(rule="original", **shape_parameters(main))
+        names = [mini_board_name(game, x) for x in holding]
+        failing = [s for s in per_board[main]["starts"] if not s["holds"]]
+        if not failing:
+            return Verdict.verified(
+                scope,
+                evidence,
+                finding=f"Holds on {main}: the return strategy wins from every starting "
+                "mini-board against every reply.",
+            )
+        example = next((s for s in failing if s["start"] == DOCUMENT_EXAMPLE_START), failing[0])
+        line = " ".join(example["refuting_line"])
+        evidence["true_in_part"] = {
+            "holds_from": names,
+            "fails_from": [mini_board_name(game, s["start"]) for s in failing],
+            "document_example": f"starts on the {mini_board_name(game, DOCUMENT_EXAMPLE_START)} "
+            "mini-board (its worked example)",
+        }
+        return Verdict.verified(
+            scope,
+            evidence,
+            finding=f"True only in part: on {main} the return strategy wins only when the first "
+            f"player starts on the {' or '.join(names)} mini-board; from the "
+            f"{mini_board_name(game, example['start'])} start, as in the document's example, the "
+            f"opponent breaks it ({line}: {example['refutation'].removeprefix('failed: ')}).",
+            corrected_statement=f"under the original rule the first player wins {main} with the return strategy "
+            f"started on the {' or '.join(names)} mini-board (first cut "
+            f"{', '.join(s['first_cut'] for s in per_board[main]['starts'] if s['holds'])}); "
+            "from the other starts, the document's top-left example among them, it can fail",
+        )
     solved = per_board[main]["solved_winner"]
     corrected = f"the return strategy fails from every start on {main}" + (
         f"; solving shows the {solved} player wins" if solved in ("first", "second") else ""
     )
-    return Verdict.refuted(scope, evidence, corrected_statement=corrected)
+    return Verdict.refuted(
+        scope, evidence, corrected_statement=corrected, finding=f"False: {corrected}."
+    )
+
+
+#: The document's worked example starts on the top-left mini-board (左上).
+DOCUMENT_EXAMPLE_START = 0
+
+
+def mini_board_name(game: Any, index: int) -> str:
+    """A mini-board by its place in the arrangement: ``top-left`` ... ``centre`` on 3x3 (the
+    rows of the arrangement run top to bottom), else its index."""
+    rows, cols = getattr(game, "a", 0), getattr(game, "b", 0)
+    if (rows, cols) != (3, 3):
+        return f"mini-board {index}"
+    vertical = ("top", "", "bottom")[index // 3]
+    horizontal = ("left", "", "right")[index % 3]
+    return "-".join(p for p in (vertical, horizontal) if p) or "centre"
 
 
 @claim(
@@ -303,11 +350,23 @@ def revised_blocks_return_strategy(
             scope,
             evidence,
             corrected_statement="the revised rule does not forbid the final return step",
+            finding="False: under the revised rule the return strategy can still send the "
+            "opponent to the fully cut mini-board (" + ", ".join(still_sent_to_full) + ").",
         )
     if not blocked_somewhere:
         evidence["note"] = "no line reached the final step, so nothing was shown about it"
-        return Verdict.inconclusive(scope, evidence)
-    return Verdict.verified(scope, evidence)
+        return Verdict.inconclusive(
+            scope,
+            evidence,
+            finding="Not settled: no line of the strategy reached its final step.",
+        )
+    return Verdict.verified(
+        scope,
+        evidence,
+        finding="Holds: under the revised rule every line of the return strategy (from each "
+        "start where it wins originally) stops where its last step would send the opponent "
+        f"to the fully cut mini-board, on {', '.join(boards)}.",
+    )
 
 
 #: Hand-derived outcomes under the revised rule (see tests/test_super_nonnect_rules.py): on 1x2
@@ -322,20 +381,9 @@ HAND_OUTCOMES_REVISED: dict[str, str] = {
 }
 
 
-#: The 3x3 attempt with the compiled kernel, too long for a check. The script (outside the
-#: repository, /work/notes/claims_scratch/sn33.py, run with ``nice -n 10 timeout 1800``)
-#: builds ``SuperNonnectKernel(game, tt_entries=2**26)`` and solves the root moves up to
-#: symmetry one by one as roots, in value mode; the node count was read from its control array.
-ATTEMPT_3X3_REVISED: dict[str, Any] = {
-    "shape": "3x3",
-    "solver": "compiled kernel (solvers.kernels.super_nonnect), value mode, symmetry, "
-    "mobility ordering, 2^26-entry table (2 GiB)",
-    "wall_seconds": 1800,
-    "nodes_searched": 312_829_982,
-    "nodes_read_at_seconds": 1680,
-    "result": "unsolved: the first root move tried (a1) was still being searched when the "
-    "30-minute limit stopped the run (machine shared, load 4-7 on 2 cores)",
-}
+#: Attempts on shapes too large for the check: names of records written by
+#: ``python benchmarks/attempts.py NAME`` (read with :func:`proofs.attempts.read_attempt`).
+UNSOLVED_ATTEMPTS: tuple[tuple[str, str], ...] = (("3x3", "super-nonnect-3x3-revised"),)
 
 
 def mobility_first(game: Any, position: Any, moves: Any) -> list[int]:
@@ -384,10 +432,11 @@ def revised_outcome(
     shapes: tuple[str, ...] = ("1x2", "2x1", "1x3", "3x1", "2x2", "2x3", "3x2", "hex7"),
     expected: dict[str, str] | None = None,
     make_game: GameFactory = SuperNonnect,
-    unsolved: tuple[dict[str, Any], ...] = (ATTEMPT_3X3_REVISED,),
+    unsolved: tuple[tuple[str, str], ...] = UNSOLVED_ATTEMPTS,
 ) -> Verdict:
     """Solve each shape by two roads and compare them with each other and with the
-    hand-derived outcomes; ``unsolved`` records attempts too long for a check (3x3).
+    hand-derived outcomes; ``unsolved`` names the shapes too long for a check (3x3) and
+    the stored records of the attempts on them (:mod:`proofs.attempts`).
 
     Verified when both roads agree on every shape and with every hand result (the claim
     asks for the shapes that can be solved; the unsolved ones are named in the scope).
@@ -408,7 +457,7 @@ def revised_outcome(
     scope = {
         "rule": "revised",
         "shapes_solved": list(shapes),
-        "shapes_not_solved": [attempt["shape"] for attempt in unsolved],
+        "shapes_not_solved": [shape for shape, _ in unsolved],
         "method": (
             "two roads per shape: the compiled kernel (value mode, its own statement of the "
             "rules) and solvers.alphabeta over the readable rules (value mode, cuts leaving "
@@ -418,16 +467,29 @@ def revised_outcome(
     evidence: dict[str, Any] = {
         "outcomes": results,
         "hand_derived": expected,
-        "unsolved_attempts": list(unsolved),
+        "unsolved_attempts": {
+            shape: read_attempt(name) or attempt_sentence(None, name) for shape, name in unsolved
+        },
     }
     if mismatches:
         evidence["mismatches"] = mismatches
-        return Verdict.refuted(scope, evidence)
+        return Verdict.refuted(
+            scope, evidence, finding="The solvers disagree: " + "; ".join(mismatches) + "."
+        )
     evidence["note"] = (
         "verified for the shapes listed as solved; 3x3 (the document's board) remains open: "
         "the claim only asks for the shapes that can be solved, and the attempt is recorded"
     )
-    return Verdict.verified(scope, evidence)
+    winners = ", ".join(f"{label} {found['winner']}" for label, found in results.items())
+    not_solved = "; ".join(
+        f"{shape}: {attempt_sentence(read_attempt(name), name)}" for shape, name in unsolved
+    )
+    return Verdict.verified(
+        scope,
+        evidence,
+        finding=f"Solved by two roads under the revised rule (the player who wins: {winners}). "
+        f"Not solved: {not_solved}.",
+    )
 
 
 # ------------------------------------------------------------------ lines of three
@@ -916,13 +978,28 @@ def no_line_of_three(
     ]
     if disagreements:
         evidence["cross_check_disagreements"] = disagreements
-        return Verdict.inconclusive(scope, evidence)
+        return Verdict.inconclusive(
+            scope,
+            evidence,
+            finding="Not settled: the proof and exhaustive play disagree on the 2x2 board.",
+        )
     if cuttable:
         evidence["cuttable_lines"] = cuttable
         return Verdict.refuted(
-            scope, evidence, corrected_statement="these lines can be cut: " + ", ".join(cuttable)
+            scope,
+            evidence,
+            corrected_statement="these lines can be cut: " + ", ".join(cuttable),
+            finding="False: some legal game cuts " + ", ".join(cuttable) + " completely.",
         )
     if still_open:
         evidence["open_lines"] = still_open
-        return Verdict.inconclusive(scope, evidence)
-    return Verdict.verified(scope, evidence)
+        return Verdict.inconclusive(
+            scope, evidence, finding="Not settled: " + ", ".join(still_open) + " stayed open."
+        )
+    return Verdict.verified(
+        scope,
+        evidence,
+        finding=f"Holds on 3x3 under the {' and '.join(rules)} rules: no legal game, even with "
+        f"both players cooperating, cuts all of any of the {len(LINES_3X3)} lines (every "
+        "possible end position enumerated and shown unreachable).",
+    )

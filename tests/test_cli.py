@@ -112,9 +112,14 @@ def test_check_json_lists_verdicts_and_writes_certificates(
     # the document's c3-e4 is not a queen move, so the claim as written is refuted
     assert verdict["verdict"] == "refuted"
     assert {"scope", "evidence"} <= set(verdict)
+    # the finding says it in plain words: a typo for the forced reply c3-d4
+    assert "not a queen move" in verdict["finding"] and "c3-d4" in verdict["finding"]
     cert = json.loads((tmp_path / "entropy.fig2-e4c4.json").read_text())
     assert cert["reproduce"] == "cgt check entropy.fig2-e4c4 --json"
-    assert (tmp_path / "entropy.fig2-e4c4.md").exists()
+    assert cert["finding"] == verdict["finding"]
+    assert verdict["finding"] in (tmp_path / "entropy.fig2-e4c4.md").read_text()
+    code, out, _ = run(capsys, "check", "entropy.fig2-e4c4", "--no-certificates")
+    assert code == 0 and out.splitlines()[1].strip() == verdict["finding"]
 
 
 def test_query_answers_from_the_database_without_solving(

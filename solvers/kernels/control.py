@@ -71,7 +71,14 @@ Negamax alpha-beta, fail-soft, exactly as :mod:`solvers.alphabeta` (read its doc
   so the plain search is exact. Under ``control=sight`` cycles exist: a position repeated on
   the current path scores DRAW, and results that depended on such a cut-off are flagged and
   never stored, as in :mod:`solvers.alphabeta` (same GHI argument: the root value is exact,
-  so every root move is searched as its own root with an empty path).
+  so every root move is searched as its own root with an empty path). Why a repetition may
+  score a draw: a player who can force a win can do it by a line that never repeats (the
+  retrograde attractor strictly shortens the distance to the end), and a player who cannot
+  force a win can avoid losing for ever, which a finite search sees as a repetition. Checked
+  against retrograde on every size-2 position and on size-3 positions near the end, and
+  against depth-bounded proofs over the readable rules on size 3 (tests/test_kernels_control.py).
+  Size 3 is solved in value mode (White wins after all 12 openings); exact remoteness under
+  sight stores so little that it did not finish in 420 s.
 
 ``method="dfpn"`` replaces alpha-beta by depth-first proof-number search (win/loss only,
 adjacent rule only, with the 1 + epsilon trick and children initialised to (1, replies));
