@@ -56,7 +56,17 @@ def _outcome(case: dict[str, Any]) -> tuple[str, str]:
         return "outside", str(exc)
     except ExpressionError as exc:
         message = str(exc)
-        missing = ("syntax error", "unknown function", "unknown name", "needs arguments")
+        missing = (
+            "syntax error",
+            "unknown function",
+            "unknown name",
+            "needs arguments",
+            # loopy features not implemented (README: loopy games): functions of loopy
+            # arguments, sides that sidling does not settle, a side-only value as an option
+            "not defined for loopy games",
+            "not found by sidling",
+            "has no game form",
+        )
         if any(word in message for word in missing):
             return "outside", message
         return "error", message

@@ -138,8 +138,14 @@ def _function(node: Call, evaluator: Evaluator) -> Any:
     if name == "isstopper":
         return value.is_stopper()
     short = value.short_form()
-    if short is not None and name in evaluator.functions:
-        # a loopfree value reached here as a loopy one: every function applies to it
-        args = [short] + [evaluator(arg) for arg in node.args[1:]]
+    rest = [evaluator(arg) for arg in node.args[1:]]
+    if (
+        short is not None
+        and name in evaluator.functions
+        and not any(isinstance(arg, LoopyValue) and arg.short_form() is None for arg in rest)
+    ):
+        # a loopfree value reached here as a loopy one: every function applies to it (but
+        # not with a loopy argument: the function would hand it straight back here)
+        args = [short] + [arg.short_form() if isinstance(arg, LoopyValue) else arg for arg in rest]
         return evaluator.functions[name][2](evaluator, node, args)
     raise ExpressionError(f"column {node.column}: {node.name} is not defined for loopy games")

@@ -132,10 +132,57 @@ def attempts(out_dir: Path) -> list[dict[str, Any]]:
         if isinstance(record, dict) and "results" in record and "game" not in record:
             record = {**record, **record["results"]}
         if isinstance(record, dict):
+            record.setdefault("how_far", _attempt_summary(record))
             records.append({**record, "file": f"data/attempts/{path.name}"})
     recorded = {r.get("game") for r in records}
     legacy = load(out_dir, LEGACY_ATTEMPTS)
     for entry in legacy.results.get("attempts", []) if legacy else []:
         if entry.get("game") not in recorded:
             records.append({**entry, "file": f"data/{LEGACY_ATTEMPTS}.json"})
+    return records + frontier_attempts(out_dir)
+
+
+def _attempt_summary(record: dict[str, Any]) -> str:
+    """One sentence from a record of ``benchmarks/attempts.py``: what ran and how far."""
+    parts = [str(record.get("solver", "")).strip(), str(record.get("result", "")).strip()]
+    text = ": ".join(p for p in parts if p)
+    if isinstance(record.get("nodes"), int):
+        text += f" ({record['nodes']:,} nodes"
+        if record.get("seconds") is not None:
+            text += f" in {float(record['seconds']):,.0f} s"
+        text += f"; {record.get('date', '?')}, commit {record.get('commit', '?')})"
+    return text + "."
+
+
+def frontier_attempts(out_dir: Path) -> list[dict[str, Any]]:
+    """The frontier proofs of the open boards (``data/frontier/*.json``, written by
+    ``benchmarks/open_boards.py``), as attempt records: how many jobs are proven."""
+    folder = data_dir(out_dir) / "frontier"
+    records = []
+    for path in sorted(folder.glob("*.json")) if folder.is_dir() else []:
+        try:
+            record = json.loads(path.read_text())
+            st = record["status"]
+            params = ", ".join(f"{k}={v}" for k, v in st["params"].items())
+            root = f"{st['winner']} player wins" if st["winner"] else "the start undecided"
+            how_far = (
+                f"frontier proof at depth {st['depth']}: {st['proven']:,} of {st['jobs']:,} "
+                f"jobs proven ({st['won']:,} won, {st['lost']:,} lost for the player to "
+                f"move), {st['open']:,} open after {record['job_seconds']:g} s each, "
+                f"{st['not_started']:,} not started; {root}; {st['nodes']:,} nodes in "
+                f"{st['seconds']:,.0f} s of job time ({record['run']['date']}, commit "
+                f"{record['run']['commit']})."
+            )
+        except (ValueError, KeyError, TypeError) as exc:
+            raise ReportDataError(f"{path}: not a frontier record ({exc})") from exc
+        records.append(
+            {
+                "game": st["game"],
+                "board": f"{params} (frontier of jobs)",
+                "status": "not solved" if st["winner"] is None else "solved",
+                "how_far": how_far,
+                "command": record["command"],
+                "file": f"data/frontier/{path.name}",
+            }
+        )
     return records
