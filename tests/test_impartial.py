@@ -230,3 +230,42 @@ def test_value_shows_misere_genus(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "value", "subtraction", "-p", "set=1,2,3", "-p", "heaps=6", "--json")
     data = json.loads(out)
     assert data["grundy"] == 2 and data["periodicity"]["period"] == 4
+
+
+@pytest.mark.parametrize(
+    ("subtraction_set", "pre_period", "period"),
+    [
+        # by hand, misère values of a single heap (a finished game has value 1):
+        # {1}: 1, 0, 1, 0, ...; {1, 2}: g(0) = 1, g(1) = mex{1} = 0, g(2) = mex{0, 1} = 2,
+        # g(3) = mex{2, 0} = 1 = g(0), so 1, 0, 2 repeat from heap 0
+        ("1", 0, 2),
+        ("1,2", 0, 3),
+    ],
+)
+def test_misere_period_of_subtraction_games_by_hand(
+    subtraction_set: str, pre_period: int, period: int
+) -> None:
+    from cgt.algebra.impartial import misere_periodicity
+    from cgt.registry import load_game
+
+    found = misere_periodicity(load_game("subtraction", set=subtraction_set).heap_moves, 60)
+    assert found is not None and not found.proved
+    assert (found.pre_period, found.period) == (pre_period, period)
+
+
+def test_misere_nim_heaps_have_no_period() -> None:
+    # misère Nim: a heap of n >= 2 has misère value n (every smaller heap is an option, and
+    # heaps 0 and 1 have values 1 and 0), so no period can show
+    from cgt.algebra.impartial import misere_periodicity
+    from cgt.registry import load_game
+
+    assert misere_periodicity(load_game("nim").heap_moves, 100) is None
+
+
+def test_cgt_value_reports_the_misere_period(capsys: pytest.CaptureFixture[str]) -> None:
+    from tests.cli_runner import run
+
+    code, out, _ = run(capsys, "value", "subtraction", "-p", "set=1,2", "--json")
+    assert code == 0
+    found = json.loads(out)["misere_periodicity"]
+    assert (found["period"], found["pre_period"], found["proved"]) == (3, 0, False)

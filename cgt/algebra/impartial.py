@@ -389,3 +389,13 @@ def heap_genus_sequence(heap_moves: HeapMoves, count: int) -> list[Genus]:
     """Genera of single heaps ``0 .. count - 1`` of a heap game."""
     genus = HeapGenus(heap_moves)
     return [genus((n,)) for n in range(count)]
+
+
+def misere_periodicity(heap_moves: HeapMoves, values: int) -> Periodicity | None:
+    """Apparent period of the misère Grundy values of the single heaps ``0 .. values - 1``.
+
+    No periodicity theorem covers misère play in general (a move that splits a heap leaves
+    a sum, and misère sums have no nim-sum), so this is never a proof (``proved`` is False):
+    the period the computed values repeat at least three times, as for hexadecimal codes."""
+    genus = HeapGenus(heap_moves)
+    return detect_period([genus((n,)).misere for n in range(values)])

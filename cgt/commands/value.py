@@ -22,7 +22,7 @@ from typing import Any
 import click
 
 from cgt.algebra.budget import Budget
-from cgt.algebra.impartial import HeapGenus, octal_periodicity
+from cgt.algebra.impartial import HeapGenus, misere_periodicity, octal_periodicity
 from cgt.algebra.loopy import LoopyValue
 from cgt.algebra.thermograph import left_stop, right_stop, thermograph
 from cgt.algebra.values import ValueCalculator, loopy_value_of
@@ -110,7 +110,33 @@ def value_report(
     code = getattr(game, "code", None)
     if isinstance(code, str):
         report["periodicity"] = octal_period_report(code)
+    single_heap_moves = getattr(game, "heap_moves", None)
+    if game.impartial and single_heap_moves is not None:
+        report["misere_periodicity"] = misere_period_report(single_heap_moves)
     return report
+
+
+#: Single heaps whose misère Grundy values are searched for a period: a game that splits
+#: heaps values every multiset of smaller heaps on the way (misère play has no nim-sum),
+#: so it gets fewer.
+MISERE_PERIOD_VALUES = 300
+MISERE_PERIOD_VALUES_SPLITTING = 30
+
+
+def misere_period_report(heap_moves: Any) -> dict[str, Any] | None:
+    """Apparent period and pre-period of the misère Grundy values of single heaps (never
+    proved: no periodicity theorem covers misère play), or ``None`` if none shows."""
+    splits = any(len(parts) > 1 for n in range(1, 12) for parts in heap_moves(n))
+    values = MISERE_PERIOD_VALUES_SPLITTING if splits else MISERE_PERIOD_VALUES
+    found = misere_periodicity(heap_moves, values)
+    if found is None:
+        return {"period": None, "checked_up_to": values}
+    return {
+        "period": found.period,
+        "pre_period": found.pre_period,
+        "proved": False,
+        "checked_up_to": found.checked_up_to,
+    }
 
 
 #: Domineering boards with more free cells than this are refused without --max-seconds: the
@@ -231,6 +257,14 @@ def value_command(
         click.echo(f"  components   {len(report['components'])}, the value is their sum:")
         for part in report["components"]:
             click.echo(f"    {part['value']:<10} {part['position']}")
+    if report.get("misere_periodicity") is not None:
+        found = report["misere_periodicity"]
+        click.echo(
+            f"  misère period none in the misère Grundy values of heaps 0-{found['checked_up_to'] - 1}"
+            if found["period"] is None
+            else f"  misère period {found['period']} from heap {found['pre_period']} "
+            f"(apparent in {found['checked_up_to']} values, not proved)"
+        )
     if "periodicity" in report:
         found = report["periodicity"]
         click.echo(
