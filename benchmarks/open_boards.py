@@ -38,6 +38,7 @@ class OpenBoard:
     depth: int
     job_seconds: float
     why: str
+    split: bool = True
 
 
 OPEN_BOARDS = (
@@ -74,11 +75,14 @@ def frontier_table(folder: Path = OUT) -> list[str]:
         "Each open board is attacked by a frontier proof (`cgt frontier`): the positions a few "
         "plies below the start are jobs, each proven job is stored as it finishes, and the "
         "same command resumes. `won` / `lost` are for the player to move in the job's "
-        "position; `open` jobs ran out of their budget and are retried with a larger one.",
+        "position. With `--split`, a job that runs out of its budget is *split*: its children "
+        "become jobs, chosen by proof-number search (PN²), and a split job is decided as soon "
+        "as its children decide it (`decided above the jobs`). Without it, `open` jobs ran out "
+        "of their budget and are retried only with a larger one.",
         "",
-        "| board | depth | jobs | proven (won / lost) | open | not started | start | job nodes | "
-        "job time (s) | as of | command |",
-        "|---|---:|---:|---|---:|---:|---|---:|---:|---|---|",
+        "| board | depth | jobs | proven (won / lost) | open | not started | split | decided above "
+        "the jobs | start | job nodes | job time (s) | as of | command |",
+        "|---|---:|---:|---|---:|---:|---:|---:|---|---:|---:|---|---|",
     ]
     for path in sorted(folder.glob("*.json")):
         record = json.loads(path.read_text())
@@ -87,7 +91,8 @@ def frontier_table(folder: Path = OUT) -> list[str]:
         lines.append(
             f"| {record['board']} | {st['depth']} | {st['jobs']:,} | "
             f"{st['proven']:,} ({st['won']:,} / {st['lost']:,}) | {st['open']:,} | "
-            f"{st['not_started']:,} | {start} | {st['nodes']:,} | {st['seconds']:,.0f} | "
+            f"{st['not_started']:,} | {st.get('split', 0):,} | {st.get('decided_positions', 0):,} | "
+            f"{start} | {st['nodes']:,} | {st['seconds']:,.0f} | "
             f"{record['run']['date']}, `{record['run']['commit']}` | `{record['command']}` |"
         )
     return [*lines, "", BLOCK_END]
@@ -159,6 +164,7 @@ def main(argv: list[str] | None = None) -> int:
                 max_seconds=args.max_seconds,
                 run=not args.status,
                 progress=progress,
+                split=board.split,
             )
         finally:
             progress.close()
@@ -169,7 +175,8 @@ def main(argv: list[str] | None = None) -> int:
             "status": status.as_dict(),
             "job_seconds": job_seconds,
             "command": f"cgt frontier {board.game} {params} --depth {board.depth} "
-            f"--solver compiled --job-seconds {job_seconds:g}",
+            f"--solver compiled --job-seconds {job_seconds:g}"
+            + (" --split" if board.split else ""),
             "run": {
                 "command": "python benchmarks/open_boards.py " + " ".join(argv or sys.argv[1:]),
                 "date": time.strftime("%Y-%m-%d", time.gmtime()),

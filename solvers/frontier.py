@@ -70,7 +70,8 @@ class FrontierTree:
     Node 0 is the root. ``children[i]`` lists ``(child, flips)``: ``flips`` is true when the
     player to move changes along the move (a child's value is then negated for the parent).
     ``terminal[i]`` is the game's result at a finished position, for its player to move.
-    Jobs are the unfinished nodes at the frontier's depth.
+    Jobs are the unfinished nodes with no children in the tree: the nodes at the frontier's
+    depth, and below it the children of jobs that were *split* (see ``expand``).
     """
 
     depth: int
@@ -80,16 +81,59 @@ class FrontierTree:
     children: list[list[tuple[int, bool]]]
     terminal: list[Outcome | None]
     root_moves: list[tuple[str, int, bool]] = field(default_factory=list)
+    index: dict[Hashable, int] = field(default_factory=dict)
+    split: set[int] = field(default_factory=set)
 
     def __len__(self) -> int:
         return len(self.keys)
 
     def is_job(self, node: int) -> bool:
-        return self.levels[node] == self.depth and self.terminal[node] is None
+        return self.terminal[node] is None and not self.children[node]
 
     @property
     def jobs(self) -> list[int]:
         return [i for i in range(len(self)) if self.is_job(i)]
+
+
+def expand(
+    game: Game[Any, Any],
+    tree: FrontierTree,
+    node: int,
+    *,
+    symmetry: bool = True,
+    max_nodes: int = DEFAULT_MAX_TREE,
+) -> list[int]:
+    """Add the children of ``node`` to the tree; return the nodes that are new.
+
+    A child already in the tree (a transposition, a symmetric image, a repetition) is the
+    same node."""
+    parent = tree.positions[node]
+    mover = game.to_move(parent)
+    level = tree.levels[node] + 1
+    added: list[int] = []
+    for move in game.moves(parent):
+        child = game.play(parent, move)
+        key = game.canonical_key(child) if symmetry else game.key(child)
+        found = tree.index.get(key)
+        if found is None:
+            found = len(tree)
+            if found >= max_nodes:
+                raise ParameterError(
+                    f"the tree above the frontier has more than {max_nodes:,} positions "
+                    f"(reached at depth {level}); choose a smaller depth or larger jobs"
+                )
+            tree.index[key] = found
+            tree.keys.append(key)
+            tree.positions.append(child)
+            tree.levels.append(level)
+            tree.children.append([])
+            tree.terminal.append(game.result(child))
+            added.append(found)
+        flips = game.to_move(child) != mover
+        tree.children[node].append((found, flips))
+        if node == 0:
+            tree.root_moves.append((game.move_name(parent, move), found, flips))
+    return added
 
 
 def build_tree(
@@ -106,44 +150,16 @@ def build_tree(
     same node, first reached at its smallest depth."""
     if not isinstance(depth, int) or isinstance(depth, bool) or depth < 0:
         raise ParameterError(f"frontier depth must be an integer >= 0, got {depth!r}")
-
-    def key_of(p: Any) -> Hashable:
-        return game.canonical_key(p) if symmetry else game.key(p)
-
-    keys: list[Hashable] = [key_of(position)]
-    index: dict[Hashable, int] = {keys[0]: 0}
-    tree = FrontierTree(depth, keys, [position], [0], [[]], [game.result(position)])
-    level_start = 0
-    for level in range(depth):
-        level_end = len(tree)
-        for node in range(level_start, level_end):
-            parent = tree.positions[node]
-            if tree.terminal[node] is not None:
-                continue
-            mover = game.to_move(parent)
-            for move in game.moves(parent):
-                child = game.play(parent, move)
-                key = key_of(child)
-                found = index.get(key)
-                if found is None:
-                    found = len(tree)
-                    if found >= max_nodes:
-                        raise ParameterError(
-                            f"the tree above a frontier at depth {depth} has more than "
-                            f"{max_nodes:,} positions (reached at depth {level + 1}); "
-                            "choose a smaller depth"
-                        )
-                    index[key] = found
-                    keys.append(key)
-                    tree.positions.append(child)
-                    tree.levels.append(level + 1)
-                    tree.children.append([])
-                    tree.terminal.append(game.result(child))
-                flips = game.to_move(child) != mover
-                tree.children[node].append((found, flips))
-                if node == 0:
-                    tree.root_moves.append((game.move_name(parent, move), found, flips))
-        level_start = level_end
+    key = game.canonical_key(position) if symmetry else game.key(position)
+    tree = FrontierTree(depth, [key], [position], [0], [[]], [game.result(position)])
+    tree.index[key] = 0
+    level = [0]
+    for _ in range(depth):
+        following: list[int] = []
+        for node in level:
+            if tree.terminal[node] is None:
+                following += expand(game, tree, node, symmetry=symmetry, max_nodes=max_nodes)
+        level = following
     return tree
 
 
@@ -199,6 +215,105 @@ def relevant_jobs(
     return out
 
 
+#: Proof and disproof numbers above this are infinite (a proven or excluded subtree).
+PN_INFINITY = 10**15
+
+
+def proof_numbers(
+    tree: FrontierTree,
+    value: list[Outcome | None],
+    leaf_numbers: Callable[[int], tuple[int, int]],
+    excluded: set[int],
+) -> tuple[list[int], list[int]]:
+    """Proof and disproof numbers of every node, for its mover (negamax form).
+
+    The proof number of a node is the smallest number of jobs whose proof would show that
+    its mover wins, the disproof number that of jobs showing the mover loses; an undecided
+    job has ``leaf_numbers(job)``. A job in ``excluded`` (open at this budget, or already
+    handed to a worker) is infinite both ways, so it is never chosen. A draw counts as a
+    won child for the parent's disproof (the parent cannot lose through it) and never as a
+    proof. Repetitions (loopy games) are cut where they close, as unknown jobs."""
+    size = len(tree)
+    proof = [0] * size
+    disproof = [0] * size
+    state = [0] * size  # 0 new, 1 on the stack, 2 done
+    stack: list[tuple[int, int]] = [(0, 0)]
+    while stack:
+        node, next_child = stack.pop()
+        if next_child == 0:
+            if state[node] == 2:
+                continue
+            state[node] = 1
+            if value[node] is not None or not tree.children[node]:
+                outcome = value[node]
+                if outcome is Outcome.WIN:
+                    proof[node], disproof[node] = 0, PN_INFINITY
+                elif outcome is Outcome.LOSS:
+                    proof[node], disproof[node] = PN_INFINITY, 0
+                elif outcome is Outcome.DRAW or node in excluded:
+                    proof[node], disproof[node] = PN_INFINITY, PN_INFINITY
+                else:
+                    proof[node], disproof[node] = leaf_numbers(node)
+                state[node] = 2
+                continue
+        children = tree.children[node]
+        if next_child < len(children):
+            stack.append((node, next_child + 1))
+            child = children[next_child][0]
+            if state[child] == 0:
+                stack.append((child, 0))
+            elif state[child] == 1:  # a repetition closes here
+                proof[child], disproof[child] = 1, 1
+            continue
+        best = PN_INFINITY
+        total = 0
+        for child, flips in children:
+            if value[child] is Outcome.DRAW:
+                total += 0
+                continue
+            child_proof, child_disproof = (
+                (proof[child], disproof[child]) if flips else (disproof[child], proof[child])
+            )
+            best = min(best, child_disproof)
+            total = min(PN_INFINITY, total + child_proof)
+        proof[node], disproof[node] = best, total
+        state[node] = 2
+    return proof, disproof
+
+
+def most_proving_job(
+    tree: FrontierTree, value: list[Outcome | None], proof: list[int], disproof: list[int]
+) -> int | None:
+    """The job reached from the root by always following the child that sets its parent's
+    proof number (the cheapest way to prove the parent), or, where excluded jobs have made
+    that infinite, the child cheapest to refute on the way to a disproof; ``None`` when
+    every job below an undecided node is proven or excluded."""
+    node = 0
+    visited = {0}
+    while tree.children[node]:
+        best: int | None = None
+        best_number = PN_INFINITY
+        for prove in (True, False):
+            for child, flips in tree.children[node]:
+                if value[child] is not None or child in visited:
+                    continue
+                if prove:  # the child's disproof proves the parent
+                    number = disproof[child] if flips else proof[child]
+                else:  # the child's proof is one part of the parent's disproof
+                    number = proof[child] if flips else disproof[child]
+                if number < best_number:
+                    best, best_number = child, number
+            if best is not None:
+                break
+        if best is None:
+            return None
+        node = best
+        visited.add(node)
+    if value[node] is not None or proof[node] >= PN_INFINITY:
+        return None
+    return node
+
+
 class JobStore:
     """Proven jobs in the ``solutions`` table (so ``cgt query`` answers them too) and the
     work spent on every job, proven or open, in ``frontier_jobs``."""
@@ -224,6 +339,15 @@ class JobStore:
             (self.game.name, self.params),
         ).fetchall()
         return {row[0]: (row[1], row[2], row[3], row[4]) for row in rows}
+
+    def attempts_of(self, key: Hashable) -> tuple[int | None, int, float, float | None]:
+        """(outcome, nodes, seconds, largest budget tried) of one job that was tried."""
+        row = self.database.connection.execute(
+            "SELECT outcome, nodes, seconds, budget FROM frontier_jobs "
+            "WHERE game=? AND params=? AND key=?",
+            (self.game.name, self.params, key_text(key)),
+        ).fetchone()
+        return (row[0], row[1], row[2], row[3])
 
     def record(
         self,
@@ -317,6 +441,10 @@ class FrontierStatus:
     run_nodes: int = 0
     run_seconds: float = 0.0
     stopped_by_budget: bool = False
+    split: int = 0
+    decided_positions: int = 0
+    shallowest_decided: int | None = None
+    tree_full: bool = False
 
     @property
     def proven(self) -> int:
@@ -336,6 +464,9 @@ class FrontierStatus:
             "drawn": self.drawn,
             "open": self.open,
             "not_started": self.not_started,
+            "split": self.split,
+            "decided_positions": self.decided_positions,
+            "shallowest_decided": self.shallowest_decided,
             "relevant": self.relevant,
             "root": None if self.root is None else self.root.label,
             "winner": None
@@ -352,6 +483,7 @@ class FrontierStatus:
                 "nodes": self.run_nodes,
                 "seconds": round(self.run_seconds, 3),
                 "stopped_by_budget": self.stopped_by_budget,
+                "tree_full": self.tree_full,
             },
         }
 
@@ -375,9 +507,18 @@ def solve_frontier(
     run: bool = True,
     progress: ProgressCallback | None = None,
     max_tree: int = DEFAULT_MAX_TREE,
+    split: bool = False,
 ) -> FrontierStatus:
     """Prove ``position`` (default: the start) by the jobs ``depth`` plies below it, storing
     each proven job in ``database`` at once; ``run=False`` only reports the frontier.
+
+    With ``split`` (which needs ``job_seconds``), a job that runs out of its budget is split:
+    its children become jobs, and so on down, so a board too big for any job at the chosen
+    depth is still proved piece by piece. The tree is rebuilt from the stored attempts on
+    every run, so the same command resumes with the same splits. In acyclic games the next
+    job is the most-proving one of proof-number search (PN² with budgeted jobs as the
+    second level: Allis; Breuker, Uiterwijk and van den Herik), which concentrates the work
+    where it decides most; loopy games take undecided jobs depth first.
 
     Stops when the root is decided, when every relevant job is proven or open, or when
     ``max_seconds`` is spent (jobs still running then are recorded as open)."""
@@ -389,6 +530,8 @@ def solve_frontier(
     check_max_seconds(max_seconds)
     if jobs < 1:
         raise ParameterError(f"jobs must be at least 1, got {jobs}")
+    if split and job_seconds is None:
+        raise ParameterError("splitting jobs needs a job budget: give job_seconds")
     if run:
         check_backend(backend)
     deadline = Deadline(max_seconds)
@@ -396,35 +539,65 @@ def solve_frontier(
         position = game.initial_position()
     tree = build_tree(game, position, depth, symmetry=symmetry, max_nodes=max_tree)
     store = JobStore(database, game)
-    job_nodes = tree.jobs
     known: dict[int, Outcome] = {}
-    for node in job_nodes:
-        found = store.proven(tree.keys[node])
-        if found is not None:
-            known[node] = found
+    tried = store.attempts()
+
+    def spent_its_budget(node: int) -> bool:
+        """Whether ``node`` ran out of a budget at least this run's (so it is open)."""
+        row = tried.get(key_text(tree.keys[node]))
+        if row is None or row[0] is not None:
+            return False
+        budget = row[3]
+        # an open job is tried again only with a larger budget than it already had (no
+        # budget recorded: the run's own deadline cut it short, so it is tried again)
+        return budget is not None and job_seconds is not None and job_seconds <= budget
+
+    def settle(nodes: list[int]) -> None:
+        """Look up the stored proofs of new jobs and split those that spent their budget."""
+        queue = list(nodes)
+        while queue:
+            node = queue.pop()
+            if not tree.is_job(node):
+                continue
+            found = store.proven(tree.keys[node])
+            if found is not None:
+                known[node] = found
+            elif split and spent_its_budget(node):
+                tree.split.add(node)
+                queue += expand(game, tree, node, symmetry=symmetry, max_nodes=max_tree)
+
+    settle(tree.jobs)
     run_jobs = run_nodes = 0
     run_seconds = 0.0
-    stopped = False
+    stopped = tree_full = False
+    mobility: dict[int, int] = {}
+
+    def leaf_numbers(node: int) -> tuple[int, int]:
+        # every reply must be refuted to disprove the mover: the reply count initialisation
+        if node not in mobility:
+            mobility[node] = max(1, len(game.moves(tree.positions[node])))
+        return 1, mobility[node]
 
     def open_jobs() -> set[int]:
-        tried = store.attempts()
-        out = set()
-        for node in job_nodes:
-            row = tried.get(key_text(tree.keys[node]))
-            if node in known or row is None or row[0] is not None:
-                continue
-            budget = row[3]
-            # an open job is tried again only with a larger budget than it already had (no
-            # budget recorded: the run's own deadline cut it short, so it is tried again)
-            if budget is None or job_seconds is None or job_seconds > budget:
-                continue
-            out.add(node)
-        return out
+        return {n for n in tree.jobs if n not in known and spent_its_budget(n)}
+
+    def next_batch(size: int) -> list[int]:
+        if not game.acyclic:
+            return relevant_jobs(tree, value, open_jobs())[:size]
+        excluded = open_jobs()
+        batch: list[int] = []
+        while len(batch) < size:
+            proof, disproof = proof_numbers(tree, value, leaf_numbers, excluded)
+            job = most_proving_job(tree, value, proof, disproof)
+            if job is None:
+                break
+            batch.append(job)
+            excluded.add(job)
+        return batch
 
     value = evaluate(tree, known)
-    batch = max(2 * jobs, 1)
     while run and value[0] is None:
-        pending = relevant_jobs(tree, value, open_jobs())[:batch]
+        pending = next_batch(max(jobs, 1) if split else max(2 * jobs, 1))
         if not pending:
             break
         remaining = deadline.remaining()
@@ -445,16 +618,23 @@ def solve_frontier(
             if outcome is None and recorded_budget is None:
                 stopped = True
             store.record(tree.keys[node], outcome, nodes, seconds, recorded_budget, solver)
+            tried[key_text(tree.keys[node])] = store.attempts_of(tree.keys[node])
             run_jobs += 1
             run_nodes += nodes
             run_seconds += seconds
             if outcome is not None:
                 known[node] = outcome
+            elif split and recorded_budget is not None:
+                try:
+                    settle([node])
+                except ParameterError:
+                    tree_full = stopped = True
             if progress:
                 progress(
                     {
                         "proven": len(known),
-                        "jobs": len(job_nodes),
+                        "jobs": len(tree.jobs),
+                        "split": len(tree.split),
                         "this_run": run_jobs,
                         "nodes": run_nodes,
                     }
@@ -462,7 +642,9 @@ def solve_frontier(
         value = evaluate(tree, known)
         if stopped:
             break
-    return _status(game, tree, store, known, value, run_jobs, run_nodes, run_seconds, stopped)
+    status = _status(game, tree, store, known, value, run_jobs, run_nodes, run_seconds, stopped)
+    status.tree_full = tree_full
+    return status
 
 
 def _status(
@@ -493,6 +675,24 @@ def _status(
             open_count += 1
         else:
             not_started += 1
+    for node in tree.split:  # the work spent on jobs before they were split counts too
+        row = tried.get(key_text(tree.keys[node]))
+        if row is not None:
+            nodes += row[1]
+            seconds += row[2]
+    decided = sum(
+        1
+        for node in range(len(tree))
+        if value[node] is not None and tree.terminal[node] is None and tree.children[node]
+    )
+    shallowest = min(
+        (
+            tree.levels[node]
+            for node in range(len(tree))
+            if value[node] is not None and tree.terminal[node] is None
+        ),
+        default=None,
+    )
     openings = [
         (name, None if value[child] is None else (-value[child] if flips else value[child]))  # type: ignore[operator]
         for name, child, flips in tree.root_moves
@@ -518,4 +718,7 @@ def _status(
         run_nodes=run_nodes,
         run_seconds=run_seconds,
         stopped_by_budget=stopped,
+        split=len(tree.split),
+        decided_positions=decided,
+        shallowest_decided=shallowest,
     )

@@ -190,3 +190,102 @@ def test_a_dask_cluster_of_two_workers_gives_the_answer_of_one(tmp_path: Path) -
         answers.append((status.root, status.openings, status.proven))
     assert answers[0] == answers[1]
     assert answers[0][0] == expected.outcome
+
+
+def test_proof_numbers_follow_a_hand_computation() -> None:
+    # root -> a, b (jobs). With a reply-count initialisation (proof 1, disproof = replies):
+    # a has 1 reply, b has 3. pn(root) = min(dn(a), dn(b)) = 1, dn(root) = pn(a) + pn(b) = 2,
+    # and the most-proving job is a, the cheaper one to refute.
+    tree = _chain_tree()
+    replies = {1: 1, 2: 3}
+    value = evaluate(tree, {})
+    proof, disproof = frontier.proof_numbers(tree, value, lambda n: (1, replies[n]), set())
+    assert (proof[0], disproof[0]) == (1, 2)
+    assert frontier.most_proving_job(tree, value, proof, disproof) == 1
+    # with a excluded (handed to a worker), b is the job that can still move the root
+    proof, disproof = frontier.proof_numbers(tree, value, lambda n: (1, replies[n]), {1})
+    assert frontier.most_proving_job(tree, value, proof, disproof) == 2
+    proof, disproof = frontier.proof_numbers(tree, value, lambda n: (1, replies[n]), {1, 2})
+    assert frontier.most_proving_job(tree, value, proof, disproof) is None
+
+
+def _budget_by_stones(stones_needed: int) -> Any:
+    """A job solver that runs out of budget on positions with fewer than ``stones_needed``
+    marks and solves the others with the retrograde solver."""
+    real = frontier.solve_job
+
+    def solver(game: Any, position: Any, solver: str, tt: Any, budget: Any) -> Any:
+        if bin(position[0] | position[1]).count("1") < stones_needed:
+            return None, 7, 0.01
+        return real(game, position, "retrograde", tt, budget)
+
+    return solver
+
+
+def test_split_jobs_prove_the_root_with_retrograde_s_value(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = load_game("tictactoe")
+    expected = retrograde(game, game.initial_position()).result(game.initial_position())
+    monkeypatch.setattr(frontier, "solve_job", _budget_by_stones(4))
+    database = _database(tmp_path)
+    status = solve_frontier(
+        game, depth=1, database=database, backend="threading", job_seconds=1, split=True
+    )
+    assert status.root == expected.outcome == Outcome.DRAW
+    assert status.split > 0 and status.open == 0
+    # without splitting the same budget leaves every job open and the root undecided
+    plain = solve_frontier(
+        game,
+        depth=1,
+        database=_database(tmp_path, "plain.sqlite"),
+        backend="threading",
+        job_seconds=1,
+    )
+    assert plain.root is None and plain.open == plain.jobs
+
+
+def test_an_interrupted_split_run_resumes_with_its_splits_and_proofs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = load_game("tictactoe")
+    database = _database(tmp_path)
+    limited = _budget_by_stones(4)
+    calls: list[Any] = []
+
+    def counting(*args: Any) -> Any:
+        calls.append(game.canonical_key(args[1]))
+        return limited(*args)
+
+    monkeypatch.setattr(frontier, "solve_job", counting)
+
+    def stop_after(info: dict[str, Any]) -> None:
+        if info["this_run"] == 40:
+            raise _Interrupt
+
+    with pytest.raises(_Interrupt):
+        solve_frontier(
+            game,
+            depth=1,
+            database=database,
+            backend="threading",
+            job_seconds=1,
+            split=True,
+            progress=stop_after,
+        )
+    first_run = list(calls)
+    middle = solve_frontier(game, depth=1, database=database, job_seconds=1, split=True, run=False)
+    assert middle.split > 0 and middle.proven > 0
+    calls.clear()
+    status = solve_frontier(
+        game, depth=1, database=database, backend="threading", job_seconds=1, split=True
+    )
+    assert not set(first_run) & set(calls)  # nothing tried before (proven or split) ran again
+    assert status.root == Outcome.DRAW
+
+
+def test_splitting_needs_a_job_budget(tmp_path: Path) -> None:
+    from cgt.errors import ParameterError
+
+    with pytest.raises(ParameterError, match="job budget"):
+        solve_frontier(load_game("tictactoe"), depth=1, database=_database(tmp_path), split=True)

@@ -46,6 +46,12 @@ from cgt.progress import StderrProgress
     default=None,
     help="Stop the run after this many seconds (proven jobs stay stored).",
 )
+@click.option(
+    "--split",
+    is_flag=True,
+    help="Split a job that runs out of --job-seconds into its children (recursively), and "
+    "choose jobs by proof-number search (PN2): the board is proved piece by piece.",
+)
 @click.option("--tt-entries", type=click.IntRange(min=2), default=None)
 @click.option("--no-symmetry", is_flag=True, help="Do not merge symmetric positions.")
 @click.option("--status", "status_only", is_flag=True, help="Only show the frontier; run nothing.")
@@ -66,6 +72,7 @@ def frontier_command(
     solver: str,
     job_seconds: float | None,
     max_seconds: float | None,
+    split: bool,
     tt_entries: int | None,
     no_symmetry: bool,
     status_only: bool,
@@ -102,6 +109,7 @@ def frontier_command(
             symmetry=not no_symmetry,
             run=not status_only,
             progress=progress,
+            split=split,
         )
     finally:
         progress.close()
@@ -121,6 +129,13 @@ def frontier_command(
         f"for the player to move), {data['open']:,} open, {data['not_started']:,} not started; "
         f"{data['relevant']:,} can still change the answer"
     )
+    if data["split"]:
+        shallowest = data["shallowest_decided"]
+        click.echo(
+            f"split:     {data['split']:,} jobs ran out of their budget and were split into their "
+            f"children; {data['decided_positions']:,} positions above the jobs are decided"
+            + ("" if shallowest is None else f", the nearest {shallowest} plies below the root")
+        )
     root = "undecided" if data["winner"] is None else f"{data['winner']} player wins"
     if data["winner"] == "draw":
         root = "draw"
