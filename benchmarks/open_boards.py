@@ -84,8 +84,12 @@ def frontier_table(folder: Path = OUT) -> list[str]:
         "the jobs | start | job nodes | job time (s) | as of | command |",
         "|---|---:|---:|---|---:|---:|---:|---:|---|---:|---:|---|---|",
     ]
+    resumed: list[str] = []
     for path in sorted(folder.glob("*.json")):
         record = json.loads(path.read_text())
+        if "runs" in record:  # an interrupt-and-resume record (benchmarks/resume_demo.py)
+            resumed.append(resume_sentence(record))
+            continue
         st = record["status"]
         start = st["winner"] + " player wins" if st["winner"] else "undecided"
         lines.append(
@@ -95,7 +99,25 @@ def frontier_table(folder: Path = OUT) -> list[str]:
             f"{start} | {st['nodes']:,} | {st['seconds']:,.0f} | "
             f"{record['run']['date']}, `{record['run']['commit']}` | `{record['command']}` |"
         )
-    return [*lines, "", BLOCK_END]
+    return [*lines, "", *resumed, BLOCK_END]
+
+
+def resume_sentence(record: dict[str, Any]) -> str:
+    """One line on an interrupted and resumed proof, from benchmarks/resume_demo.py."""
+    runs = record["runs"]
+    stopped = sum(1 for r in runs if r["interrupted_by_sigint"])
+    verdict = (
+        "no proven job was lost or tried again"
+        if record["no_proven_job_lost"]
+        else ("**a proven job was lost or tried again**")
+    )
+    return (
+        f"Interrupted and resumed ({record['board']}, {record['run']['date']}, "
+        f"`{record['run']['commit']}`, `{record['run']['command']}`): {len(runs)} runs of "
+        f"`{record['command']}`, {stopped} stopped by SIGINT (Ctrl-C); proven jobs "
+        + " -> ".join(str(r["proven_before"]) for r in runs)
+        + f" -> {runs[-1]['proven_after']}; {verdict}.\n"
+    )
 
 
 def write_results_block(results: Path, folder: Path = OUT) -> None:
