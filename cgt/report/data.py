@@ -154,12 +154,29 @@ def _attempt_summary(record: dict[str, Any]) -> str:
     return text + "."
 
 
+def resume_summary(record: dict[str, Any]) -> str:
+    """One sentence on a proof stopped with Ctrl-C and resumed (benchmarks/resume_demo.py)."""
+    runs = record["runs"]
+    counts = " -> ".join(str(r["proven_before"]) for r in runs) + f" -> {runs[-1]['proven_after']}"
+    kept = (
+        "no proven job was lost or tried again"
+        if record["no_proven_job_lost"]
+        else ("a proven job was lost or tried again")
+    )
+    return (
+        f"Stopped with Ctrl-C and resumed {len(runs)} times ({record['run']['date']}): "
+        f"proven jobs {counts}; {kept}."
+    )
+
+
 def frontier_attempts(out_dir: Path) -> list[dict[str, Any]]:
     """The frontier proofs of the open boards (``data/frontier/*.json``, written by
     ``benchmarks/open_boards.py``), as attempt records: how many jobs are proven."""
     folder = data_dir(out_dir) / "frontier"
     records = []
     for path in sorted(folder.glob("*.json")) if folder.is_dir() else []:
+        if path.stem.endswith("-resume"):
+            continue  # an interrupt-and-resume record, quoted with its board below
         try:
             record = json.loads(path.read_text())
             st = record["status"]
@@ -169,10 +186,20 @@ def frontier_attempts(out_dir: Path) -> list[dict[str, Any]]:
                 f"frontier proof at depth {st['depth']}: {st['proven']:,} of {st['jobs']:,} "
                 f"jobs proven ({st['won']:,} won, {st['lost']:,} lost for the player to "
                 f"move), {st['open']:,} open after {record['job_seconds']:g} s each, "
-                f"{st['not_started']:,} not started; {root}; {st['nodes']:,} nodes in "
+                f"{st['not_started']:,} not started; "
+                + (
+                    f"{st['split']:,} jobs split into their children when they ran out, "
+                    f"{st['decided_positions']:,} positions above the jobs decided; "
+                    if st.get("split")
+                    else ""
+                )
+                + f"{root}; {st['nodes']:,} nodes in "
                 f"{st['seconds']:,.0f} s of job time ({record['run']['date']}, commit "
                 f"{record['run']['commit']})."
             )
+            resume = path.with_name(f"{path.stem}-resume.json")
+            if resume.is_file():
+                how_far += " " + resume_summary(json.loads(resume.read_text()))
         except (ValueError, KeyError, TypeError) as exc:
             raise ReportDataError(f"{path}: not a frontier record ({exc})") from exc
         records.append(
