@@ -281,6 +281,20 @@ def proof_numbers(
     return proof, disproof
 
 
+def job_estimate(replies: int, level: int, deepest_split: int) -> tuple[int, int]:
+    """Proof and disproof numbers of a job not yet tried.
+
+    Proof 1 and disproof ``replies`` (every reply must be refuted to disprove the mover: the
+    reply-count initialisation), scaled up for a job at or above the deepest level where a
+    job has already run out of its budget: such a job will most likely be split too, down
+    past that level, and alpha-beta's work grows by about the square root of the branching
+    factor per ply. Without the scaling, proof-number search splits every shallow job before
+    going one level deeper, which costs a job budget per shallow job for nothing."""
+    scale = replies ** ((deepest_split - level + 1) / 2) if level <= deepest_split else 1.0
+    proof = min(PN_INFINITY - 1, max(1, round(scale)))
+    return proof, min(PN_INFINITY - 1, max(1, round(scale * replies)))
+
+
 def most_proving_job(
     tree: FrontierTree, value: list[Outcome | None], proof: list[int], disproof: list[int]
 ) -> int | None:
@@ -573,10 +587,11 @@ def solve_frontier(
     mobility: dict[int, int] = {}
 
     def leaf_numbers(node: int) -> tuple[int, int]:
-        # every reply must be refuted to disprove the mover: the reply count initialisation
         if node not in mobility:
             mobility[node] = max(1, len(game.moves(tree.positions[node])))
-        return 1, mobility[node]
+        return job_estimate(
+            mobility[node], tree.levels[node], max((tree.levels[n] for n in tree.split), default=-1)
+        )
 
     def open_jobs() -> set[int]:
         return {n for n in tree.jobs if n not in known and spent_its_budget(n)}
