@@ -289,3 +289,12 @@ def test_splitting_needs_a_job_budget(tmp_path: Path) -> None:
 
     with pytest.raises(ParameterError, match="job budget"):
         solve_frontier(load_game("tictactoe"), depth=1, database=_database(tmp_path), split=True)
+
+
+def test_untried_jobs_above_the_deepest_split_look_as_costly_as_their_subtrees() -> None:
+    # 16 replies: below every split a job is (1, 16); one level above the deepest split it
+    # stands for a split job two plies deep, sqrt(16) = 4 per ply: (16, 256) by hand.
+    assert frontier.job_estimate(16, 4, 3) == (1, 16)
+    assert frontier.job_estimate(16, 3, 3) == (4, 64)
+    assert frontier.job_estimate(16, 2, 3) == (16, 256)
+    assert frontier.job_estimate(16, 2, -1) == (1, 16)  # nothing split yet
