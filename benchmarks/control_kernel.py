@@ -241,7 +241,7 @@ def markdown(report: dict[str, Any]) -> str:
         f"({base['size4_solves_cpu_best']:.2f}) | {cur['size4_solves_cpu_median']:.2f} "
         f"({cur['size4_solves_cpu_best']:.2f}) | | {speedup:.2f}x faster |",
         "",
-        f"Size 3: {cur['size3_winner']} wins after every opening (both trees). The "
+        f"Size 3: {cur['size3_winner']} player wins (baseline: {base['size3_winner']}). The "
         f"{SOLVE_POSITIONS} size-4 solves give the same values in both trees: "
         f"{'yes' if agree else 'NO'} ({cur['size4_solves_values']}).",
         "",
