@@ -55,9 +55,11 @@ Negamax alpha-beta, fail-soft, exactly as :mod:`solvers.alphabeta` (read its doc
   its move with the square of the bit length of the work it took (:func:`_credit`). Before,
   only fail-high cut-offs short of a win were credited, so value mode had almost no
   history; crediting every cut-off took the size-3 solve from 66 k to 43 k nodes and six
-  size-4 solves 13 plies after a1 from 66 M to 16 M nodes.
-  A child with no reply is a win found without searching, and the "fewest replies first"
-  order cuts the size-3 tree by a factor of about 16 (1.57 M -> 96 k nodes). The moves are
+  size-4 solves 13 plies after a1 from 66 M to 16 M nodes (under ``sight`` it costs nodes:
+  the size-3 value solve went from 219 k to 272 k; crediting there as before, but by work,
+  was worse still, 321 k). A child with no reply is a win found without searching, and
+  the "fewest replies first" order cut the size-3 tree by a factor of about 16 (1.57 M ->
+  96 k nodes, before ETC and the history change). The moves are
   picked one at a time (selection of the smallest key, the position in the list breaking
   ties: the order of a stable sort) because most nodes cut off after the first move
   (measured on size 4: 1.14 moves searched per cut-off, about 5 legal moves per node);
