@@ -16,7 +16,14 @@ import pytest
 from cgt.errors import ParameterError, PositionError
 from cgt.games.control import Control
 from cgt.protocol import Outcome
-from solvers.kernels.control import S_REPETITIONS, ControlKernel, solve_control, warm_up
+from solvers.kernels.control import (
+    S_ETC_CUTOFFS,
+    S_REPETITIONS,
+    ControlKernel,
+    solve_control,
+    warm_up,
+)
+from solvers.kernels.table import S_NODES
 from solvers.retrograde import PositionLimitExceeded, retrograde
 
 
@@ -64,16 +71,21 @@ def test_move_generator_on_hand_position() -> None:
 
 
 def _assert_same_values(game: Control, positions: list[Any], solution: Any) -> int:
-    """Kernel values in every mode (alpha-beta with and without remoteness, symmetry and
-    mobility ordering; df-pn) equal retrograde's; returns the repetition cut-offs
-    the kernels met (the cycle logic at work)."""
+    """Kernel values in every mode (alpha-beta with and without remoteness, symmetry,
+    mobility ordering and enhanced transposition cut-offs; df-pn) equal retrograde's;
+    returns the repetition cut-offs the kernels met (the cycle logic at work)."""
     remoteness_kernel = ControlKernel(game, remoteness=True, tt_entries=1 << 12)
     value_kernel = ControlKernel(game, remoteness=False, tt_entries=1 << 12)
     proof_kernel = (  # df-pn needs an acyclic rule
         ControlKernel(game, tt_entries=1 << 12, method="dfpn") if game.rule == "adjacent" else None
     )
     plain_kernel = ControlKernel(
-        game, remoteness=True, tt_entries=1 << 12, symmetry_pieces=-1, mobility_ordering=False
+        game,
+        remoteness=True,
+        tt_entries=1 << 12,
+        symmetry_pieces=-1,
+        mobility_ordering=False,
+        etc=False,
     )
     for position in positions:
         expected = (solution.outcome(position), solution.remoteness(position))
@@ -151,11 +163,32 @@ def test_symmetry_reduction_keeps_values_size3() -> None:
     rng = random.Random(7)
     with_symmetry = ControlKernel(game, remoteness=True, tt_entries=1 << 16)
     without = ControlKernel(game, remoteness=True, tt_entries=1 << 16, symmetry_pieces=-1)
+    # canonical keys up to 5 pieces: positions around 6 pieces cross the threshold both
+    # ways (a removal back to 6 pieces rebuilds the images from scratch)
+    below_six = ControlKernel(game, remoteness=True, tt_entries=1 << 16, symmetry_pieces=5)
     for _ in range(3):
         position = game.initial_position()
         for _ in range(6):
             position = game.play(position, rng.choice(game.moves(position)))
-        assert with_symmetry.child_scores(position) == without.child_scores(position)
+        expected = without.child_scores(position)
+        assert with_symmetry.child_scores(position) == expected
+        assert below_six.child_scores(position) == expected
+
+
+def test_enhanced_transposition_cutoffs_keep_values_size3() -> None:
+    """Value solve of size 3 with and without enhanced transposition cut-offs: the same
+    value of every opening (second player wins all 12, as the pure-Python alpha-beta test
+    below finds too), ETC cut-offs actually taken, and fewer nodes with them."""
+    game = Control(size=3)
+    with_etc = ControlKernel(game)
+    without = ControlKernel(game, etc=False)
+    position = game.initial_position()
+    scores = with_etc.child_scores(position)
+    assert scores == without.child_scores(position)
+    assert [score for _, score in scores] == [-1] * 12
+    assert with_etc.stat(S_ETC_CUTOFFS) > 0
+    assert without.stat(S_ETC_CUTOFFS) == 0
+    assert with_etc.stat(S_NODES) < without.stat(S_NODES)
 
 
 def test_dfpn_and_alphabeta_agree_on_size3_openings() -> None:

@@ -34,15 +34,32 @@ Negamax alpha-beta, fail-soft, exactly as :mod:`solvers.alphabeta` (read its doc
   work-preferred, slot 1 always-replace; capacity fixed by ``tt_entries``. A node probes
   each child's entry itself and calls the search only for children that entry does not
   settle (about half are settled; each still counts as one node, so node counts and table
-  statistics are those of a call per child). With a table far bigger than the caches a
-  probe is a wait for memory, about half a node's time on size 4; so before counting the
-  replies, a node computes every child's key and prefetches its bucket (``llvm.prefetch``),
-  and the visits find most buckets already in the cache;
+  statistics are those of a call per child: a node is one visit of a position, a call
+  entered or a child settled by its entry, ``ctl[S_SETTLED]`` of them). With a table far
+  bigger than the caches a probe is a wait for memory, about half a node's time on size 4;
+  so before counting the replies, a node computes every child's key and prefetches its
+  bucket (``llvm.prefetch``), and the visits find most buckets already in the cache;
+* enhanced transposition cut-off (ETC, ``etc=True``, adjacent rule): before its first
+  search call a node reads the entries of all its remaining children. One that refutes the
+  child (the child's score at most the child's alpha) cuts the node off at once, counted as
+  the one child visit it replaces (``ctl[S_ETC_CUTOFFS]``); one that says the child cannot
+  raise alpha moves that child to the end of the order, where a cut-off may spare its
+  visit. Done lazily (not at a node its first child's entry already decides, the common
+  case on size 4), it took the size-3 tree from 96 k to 66 k nodes and more than halved the
+  time to solve size-4 positions, at some cost in nodes per second (the probes of children
+  never visited are work no node count shows): benchmarks/control_kernel.py measures both;
 * move ordering: table move first, searched before the other moves are even ordered (it
   often cuts off alone), then (``mobility_ordering``, default) the moves that leave the
-  opponent the fewest replies, ties by the history heuristic (moves that caused cut-offs).
-  A child with no reply is a win found without searching, and the "fewest replies first"
-  order cuts the size-3 tree by a factor of about 16 (1.57 M -> 96 k nodes). The moves are
+  opponent the fewest replies, ties by the history heuristic: every cut-off (a win found
+  too, the common cut-off in value mode; an ETC cut-off; a move leaving no reply) credits
+  its move with the square of the bit length of the work it took (:func:`_credit`). Before,
+  only fail-high cut-offs short of a win were credited, so value mode had almost no
+  history; crediting every cut-off took the size-3 solve from 66 k to 43 k nodes and six
+  size-4 solves 13 plies after a1 from 66 M to 16 M nodes (under ``sight`` it costs nodes:
+  the size-3 value solve went from 219 k to 272 k; crediting there as before, but by work,
+  was worse still, 321 k). A child with no reply is a win found without searching, and
+  the "fewest replies first" order cut the size-3 tree by a factor of about 16 (1.57 M ->
+  96 k nodes, before ETC and the history change). The moves are
   picked one at a time (selection of the smallest key, the position in the list breaking
   ties: the order of a stable sort) because most nodes cut off after the first move
   (measured on size 4: 1.14 moves searched per cut-off, about 5 legal moves per node);
@@ -63,10 +80,13 @@ Negamax alpha-beta, fail-soft, exactly as :mod:`solvers.alphabeta` (read its doc
   position, so each position has one key. The 12 images travel down the search path in
   ``path``, each move setting or clearing one bit per image (the root's come from
   byte-chunk lookup tables) instead of transforming both boards at every node; the parent
-  computes a child's images and key in one pass and passes the key down;
-* the recursive call takes five arrays (numba passes each as some seven machine words):
-  the read-only board tables in one array, the control array, the per-ply move lists, the
-  path and the table;
+  computes a child's images and key in one pass and passes the key down. Only nodes with at
+  most ``symmetry_pieces + 1`` pieces keep images (a removal back under that count rebuilds
+  them from its few pieces), so a small threshold costs nothing deep in the tree; the
+  default is by board size where measured (:data:`DEFAULT_SYMMETRY_PIECES`);
+* the recursive call takes three arrays (numba passes each as some seven machine words):
+  the board tables with the search path after them (``T_PATH``), the control array with the
+  per-ply move lists after it (``FRAMES``), and the table;
 * ``control=adjacent`` is acyclic (the potential argument of the claim control.termination),
   so the plain search is exact. Under ``control=sight`` cycles exist: a position repeated on
   the current path scores DRAW, and results that depended on such a cut-off are flagged and
@@ -151,8 +171,22 @@ MAX_SIZE = 4
 METHODS = ("alphabeta", "dfpn")
 #: Deepest search path (plies); a deeper path raises instead of overflowing buffers.
 DEFAULT_MAX_PLY = 4096
-#: Default symmetry reduction: canonical keys for positions with at most this many pieces.
-DEFAULT_SYMMETRY_PIECES = 64
+#: Default symmetry reduction by board size: canonical keys for positions with at most this
+#: many pieces. Measured while tuning (value mode): on size 3 every piece count pays (all
+#: 12 openings: 43 k nodes with every count keyed canonically, 56 k with at most 12 pieces,
+#: 65 k with at most 8); on size 4 after a1 every count finds 0.3% more transpositions in
+#: the first 20 M nodes and 1% fewer nodes in the solves of benchmarks/control_kernel.py
+#: than at most 12 pieces, but the 12 images kept per node cost a third of the node rate
+#: and a sixth of the solve time. Sizes not listed: every count.
+DEFAULT_SYMMETRY_PIECES = {4: 12}
+#: Every piece count (more than any board has cells).
+ALL_PIECES = 64
+
+
+def default_symmetry_pieces(size: int) -> int:
+    """The default ``symmetry_pieces`` of a size-``size`` board."""
+    return DEFAULT_SYMMETRY_PIECES.get(size, ALL_PIECES)
+
 
 # indices into the control array ``ctl`` (int64): configuration, then statistics, then the
 # history table (2 sides x MOVE_CODES) at HISTORY
@@ -166,10 +200,21 @@ C_MAX_PLY = 6
 C_CHUNKS = 7
 C_RAY_STEPS = 8
 C_MOBILITY = 9
+#: 1: enhanced transposition cut-offs (probe every child's entry before searching any).
+C_ETC = 10
+#: Statistics of this kernel beyond solvers.kernels.table's: children settled by their
+#: table entry without a search call (each counted as a node), and enhanced
+#: transposition cut-offs (ETC) among them.
+S_SETTLED = 26
+S_ETC_CUTOFFS = 27
 HISTORY = 32
 #: History counts saturate here in ordering keys (room for a mobility count above).
 HISTORY_CAP = (1 << 24) - 1
 CTL_LENGTH = HISTORY + 2 * MOVE_CODES
+#: The per-ply move lists (see FRAME_WIDTH) follow the control words in the same array.
+FRAMES = CTL_LENGTH
+#: Added to the order key of a child whose table entry says it cannot raise alpha: last.
+REFUTED_LAST = 1 << 45
 
 # indices into the geometry array ``geo`` (uint64)
 G_VALID = 0
@@ -184,6 +229,8 @@ T_SYM_BITS = T_NBR + 64
 T_PERM = T_SYM_BITS + 12 * 64
 T_PERM_BACK = T_PERM + 12 * MOVE_CODES
 TABLES_LENGTH = T_PERM_BACK + 12 * MOVE_CODES
+#: The search path (see PATH_WIDTH) follows the board tables in the same array.
+T_PATH = TABLES_LENGTH
 #: ``path[ply * PATH_WIDTH:]``: white, black, then the images of (white, black) under the
 #: 12 symmetries.
 PATH_IMAGES = 2
@@ -360,6 +407,11 @@ def _child(white: U64, black: U64, side: I64, move: I64) -> tuple[U64, U64]:
 
 
 # ------------------------------------------------------------------------- the search
+#: The table's store inlined into the search (one call and some twenty words of arguments
+#: fewer per node).
+_store = njit(cache=True, inline="always")(store.py_func)
+
+
 @compiled
 def vote_counts(
     own: U64, opp: U64, geo: np.ndarray, ctl: np.ndarray
@@ -495,6 +547,46 @@ def _images(
     return key_w, key_b, key_sym
 
 
+@njit(cache=True, inline="always")
+def _fill_images(path: np.ndarray, at: I64, tables: np.ndarray, white: U64, black: U64) -> None:
+    """The 12 images of (``white``, ``black``) from scratch at ``path[at:]``, one table
+    word per piece and symmetry: for a node whose parent kept no images (it had more
+    pieces than the symmetry threshold allows), cheap for the few pieces it has."""
+    for s in range(12):
+        path[at + 2 * s] = _U0
+        path[at + 2 * s + 1] = _U0
+    for colour in range(2):
+        pieces = white if colour == 0 else black
+        while pieces:
+            cell: I64 = trailing_zeros(pieces)  # type: ignore[call-arg]
+            for s in range(12):
+                path[at + 2 * s + colour] |= tables[T_SYM_BITS + 64 * s + cell]
+            pieces &= pieces - _U1
+
+
+@njit(cache=True, inline="always")
+def _entry(tt: np.ndarray, k0: U64, k1: U64, side: I64, ctl: np.ndarray) -> tuple[I64, I64]:
+    """(bound flag, score) of the key's table entry; flag 0 when the table has none."""
+    base = bucket_base(k0, k1, side, ctl[C_BUCKET_MASK])
+    for at in (base, base + SLOT_WORDS):
+        if holds(tt, at, k0, k1, side):
+            data = tt[at + 2]
+            return entry_flag(data), entry_score(data)
+    return 0, 0
+
+
+@njit(cache=True, inline="always")
+def _credit(ctl: np.ndarray, at: I64, work: I64) -> None:
+    """History heuristic: credit the move at ``ctl[at]`` with a cut-off that took ``work``
+    nodes, by the square of the work's bit length (a cut-off high in the tree counts more,
+    as depth squared does in chess programs); every count is halved when one passes
+    HISTORY_CAP, so that old credit fades and the counts keep ordering."""
+    ctl[at] += bit_length(work) ** 2
+    if ctl[at] > HISTORY_CAP:
+        for k in range(HISTORY, HISTORY + 2 * MOVE_CODES):
+            ctl[k] >>= 1
+
+
 @compiled
 def root_key(
     white: U64, black: U64, sym_tables: np.ndarray, ctl: np.ndarray, path: np.ndarray
@@ -531,8 +623,6 @@ def search(
     p2: U64,
     tables: np.ndarray,
     ctl: np.ndarray,
-    frames: np.ndarray,
-    path: np.ndarray,
     tt: np.ndarray,
 ) -> tuple[I64, bool]:
     """Fail-soft negamax score of the position for ``side`` and whether it is flagged
@@ -551,17 +641,20 @@ def search(
         return 0, True
     if ply > ctl[S_MAX_PLY]:
         ctl[S_MAX_PLY] = ply
+    # the search path lives in ``tables`` after the board tables, the move lists in ``ctl``
+    # after the control words: two array arguments fewer per call
+    path = tables
+    frames = ctl
     remoteness = ctl[C_REMOTENESS]
     sight = ctl[C_SIGHT]
-    row = ply * PATH_WIDTH
+    row = T_PATH + ply * PATH_WIDTH
     if sight != 0:
-        for p in range(row - 2 * PATH_WIDTH, -1, -2 * PATH_WIDTH):  # same side to move
+        for p in range(row - 2 * PATH_WIDTH, T_PATH - 1, -2 * PATH_WIDTH):  # same side to move
             if path[p] == white and path[p + 1] == black:
                 ctl[S_REPETITIONS] += 1
                 return 0, True
     occupied = white | black
     base = bucket_base(kw, kb, side, ctl[C_BUCKET_MASK])
-    ctl[S_PROBES] += 1
     table_move: I64 = -1
     for at in (base, base + SLOT_WORDS):
         if holds(tt, at, kw, kb, side):
@@ -590,7 +683,7 @@ def search(
         o0, o1, o2, p0, p1, p2 = vote_counts(own, opp, tables, ctl)
     valid = tables[G_VALID]
     # legal moves from the counts (generate_moves, without recomputing the control masks)
-    frame = ply * FRAME_WIDTH
+    frame = FRAMES + ply * FRAME_WIDTH
     mine = _greater(o0, o1, o2, p0, p1, p2)
     theirs = _greater(p0, p1, p2, o0, o1, o2)
     if occupied == _U0 and side == 0 and ctl[C_PERIMETER_OPENING] == 1:
@@ -640,6 +733,8 @@ def search(
     any_flagged = False
     child_alpha = -toward_leaf(beta, remoteness)
     prefetch = PREFETCH and sight == 0
+    etc_done = False
+    etc_cutoff = False
     i = 0
     while i < count:
         if i == start:  # order the moves after the table move (once: start is passed)
@@ -665,7 +760,7 @@ def search(
                 for k in range(start, count):
                     m = frames[frame + k]
                     child_w, child_b = _child(white, black, side, m)
-                    if symmetry_pieces >= 0:
+                    if (pieces - 1 if m >= KERNEL_REMOVAL else pieces + 1) <= symmetry_pieces:
                         ckw, ckb, child_sym = _images(
                             path,
                             row + PATH_IMAGES,
@@ -673,7 +768,7 @@ def search(
                             tables,
                             m,
                             side,
-                            (pieces - 1 if m >= KERNEL_REMOVAL else pieces + 1) <= symmetry_pieces,
+                            True,
                             child_w,
                             child_b,
                             False,
@@ -705,7 +800,8 @@ def search(
                             opp_removes & ~(around & tip_theirs)
                         )
                     if replies == 0:
-                        store(
+                        _credit(ctl, history + m, 1)
+                        _store(
                             tt,
                             base,
                             kw,
@@ -740,13 +836,18 @@ def search(
         index = frames[keys + i] & (MOVE_CODES - 1)
         i += 1
         child_w, child_b = _child(white, black, side, m)
-        reduce = (pieces - 1 if m >= KERNEL_REMOVAL else pieces + 1) <= symmetry_pieces
+        child_pieces = pieces - 1 if m >= KERNEL_REMOVAL else pieces + 1
+        reduce = child_pieces <= symmetry_pieces
+        # the child keeps its 12 images in the path iff its own children may be keyed by
+        # symmetry (at most symmetry_pieces + 1 pieces); they come from this node's images
+        # when this node keeps them, else (a removal back under the threshold) from scratch
         child_images = row + PATH_WIDTH + PATH_IMAGES
+        keep_images = child_pieces <= symmetry_pieces + 1
         if from_cache:
             ckw = np.uint64(frames[cached + index])
             ckb = np.uint64(frames[cached + MOVE_CODES + index])
             child_sym = frames[cached + 2 * MOVE_CODES + index]
-        elif symmetry_pieces >= 0:
+        elif keep_images and pieces <= symmetry_pieces + 1:
             ckw, ckb, child_sym = _images(
                 path,
                 row + PATH_IMAGES,
@@ -771,27 +872,57 @@ def search(
         child_score = 0
         flagged = False
         if sight == 0 and ctl[S_NODES] < ctl[S_NODE_LIMIT]:
-            child_base = bucket_base(ckw, ckb, 1 - side, ctl[C_BUCKET_MASK])
-            for at in (child_base, child_base + SLOT_WORDS):
-                if holds(tt, at, ckw, ckb, 1 - side):
-                    data = tt[at + 2]
-                    stored_flag = entry_flag(data)
-                    stored = entry_score(data)
-                    if (
-                        stored_flag == EXACT
-                        or (stored_flag == LOWER and stored >= child_beta)
-                        or (stored_flag == UPPER and stored <= child_alpha)
-                    ):
-                        settled = True
-                        child_score = stored
+            stored_flag, stored = _entry(tt, ckw, ckb, 1 - side, ctl)
+            if (
+                stored_flag == EXACT
+                or (stored_flag == LOWER and stored >= child_beta)
+                or (stored_flag == UPPER and stored <= child_alpha)
+            ):
+                settled = True
+                child_score = stored
+                ctl[S_NODES] += 1
+                ctl[S_SETTLED] += 1
+                ctl[S_HITS] += 1
+                if ply + 1 > ctl[S_MAX_PLY]:
+                    ctl[S_MAX_PLY] = ply + 1
+        if not settled and from_cache and not etc_done:
+            etc_done = True
+            if ctl[C_ETC] != 0 and ctl[S_NODES] < ctl[S_NODE_LIMIT]:
+                # enhanced transposition cut-off, before the first search call (a node
+                # decided by its first child's entry needs none): every remaining child's
+                # entry, its bucket fetched while the replies were counted. A child whose
+                # entry refutes it cuts this node off at once (one node: the child visit
+                # it replaces); a child whose entry says it cannot raise alpha goes last,
+                # where a cut-off may spare its visit.
+                etc_alpha = -toward_leaf(beta, remoteness)
+                for k in range(i, count):
+                    other = frames[keys + k] & (MOVE_CODES - 1)  # keep this child's ckw, ckb
+                    other_w = np.uint64(frames[cached + other])
+                    other_b = np.uint64(frames[cached + MOVE_CODES + other])
+                    stored_flag, stored = _entry(tt, other_w, other_b, 1 - side, ctl)
+                    if stored_flag != 0 and stored_flag != LOWER and stored <= etc_alpha:
                         ctl[S_NODES] += 1
-                        ctl[S_PROBES] += 1
                         ctl[S_HITS] += 1
+                        ctl[S_SETTLED] += 1
+                        ctl[S_ETC_CUTOFFS] += 1
                         if ply + 1 > ctl[S_MAX_PLY]:
                             ctl[S_MAX_PLY] = ply + 1
+                        # the node's result as after searching that child
+                        best = toward_root(-stored, remoteness)
+                        best_move = frames[frame + k]
+                        best_flagged = False
+                        etc_cutoff = True
+                        break
+                    if stored_flag != 0 and stored_flag != UPPER and stored >= child_beta:
+                        frames[keys + k] += REFUTED_LAST
+                if etc_cutoff:
                     break
         if not settled:
-            if from_cache and symmetry_pieces >= 0:  # its own children need its images
+            if not keep_images:
+                pass
+            elif pieces > symmetry_pieces + 1:
+                _fill_images(path, child_images, tables, child_w, child_b)
+            elif from_cache:  # its own children need its images
                 _images(
                     path,
                     row + PATH_IMAGES,
@@ -823,8 +954,6 @@ def search(
                 c2,
                 tables,
                 ctl,
-                frames,
-                path,
                 tt,
             )
         if ctl[S_OVERFLOW] != 0 or ctl[S_ABORTED] != 0:
@@ -839,13 +968,14 @@ def search(
                 alpha = best
                 if best >= beta or best >= max_score:
                     break
+    if best >= beta or best >= max_score:  # a cut-off: credit the move (history)
+        _credit(ctl, history + best_move, ctl[S_NODES] - nodes_before)
     if best >= max_score:  # nothing can beat it: exact whatever the window
         flag = EXACT
         result_flagged = best_flagged
     elif best >= beta:
         flag = LOWER
         result_flagged = best_flagged
-        ctl[history + best_move] += 1
     elif best <= original_alpha:
         flag = UPPER
         result_flagged = any_flagged
@@ -853,7 +983,7 @@ def search(
         flag = EXACT
         result_flagged = any_flagged
     if not result_flagged:
-        store(
+        _store(
             tt,
             base,
             kw,
@@ -1079,10 +1209,11 @@ class ControlKernel(CompiledKernel):
         *,
         remoteness: bool = False,
         tt_entries: int = 1 << 22,
-        symmetry_pieces: int = DEFAULT_SYMMETRY_PIECES,
+        symmetry_pieces: int | None = None,
         mobility_ordering: bool = True,
         method: str = "alphabeta",
         max_ply: int = DEFAULT_MAX_PLY,
+        etc: bool = True,
     ) -> None:
         if method not in METHODS:
             raise ParameterError(f"unknown search method {method!r} ({'|'.join(METHODS)})")
@@ -1116,7 +1247,8 @@ class ControlKernel(CompiledKernel):
             [self.to_padded(board.full_mask), self.to_padded(board.perimeter_mask)],
             dtype=np.uint64,
         )
-        self.tables = np.zeros(TABLES_LENGTH, dtype=np.uint64)
+        alphabeta_plies = max_ply + 1 if method == "alphabeta" else 1
+        self.tables = np.zeros(T_PATH + alphabeta_plies * PATH_WIDTH, dtype=np.uint64)
         self.tables[:T_NBR] = self.geo
         for c, p in enumerate(self.padded):
             self.tables[T_NBR + p] = self.to_padded(board.neighbour_mask[c])
@@ -1133,23 +1265,25 @@ class ControlKernel(CompiledKernel):
                     mask = self.from_padded((v << (8 * k)) & int(self.geo[G_VALID]))
                     self.sym_tables[s, k, v] = self.to_padded(board.transform_mask(mask, s))
         self.tt, self.capacity, bucket_mask = new_table(tt_entries)
-        self.ctl = np.zeros(CTL_LENGTH, dtype=np.int64)
+        self.ctl = np.zeros(FRAMES + alphabeta_plies * FRAME_WIDTH, dtype=np.int64)
         self.ctl[C_STRIDE] = stride
         self.ctl[C_SIGHT] = 1 if rule == "sight" else 0
         self.ctl[C_PERIMETER_OPENING] = 1 if game.opening == "perimeter" else 0  # type: ignore[attr-defined]
         self.ctl[C_REMOTENESS] = 1 if remoteness else 0
-        self.ctl[C_SYMMETRY_PIECES] = symmetry_pieces
+        self.ctl[C_SYMMETRY_PIECES] = (
+            default_symmetry_pieces(board.n) if symmetry_pieces is None else symmetry_pieces
+        )
         self.ctl[C_BUCKET_MASK] = bucket_mask
         self.ctl[C_MAX_PLY] = max_ply
         self.ctl[C_CHUNKS] = chunks
         self.ctl[C_RAY_STEPS] = 2 * m
         self.ctl[C_MOBILITY] = 1 if mobility_ordering else 0
+        self.ctl[C_ETC] = 1 if etc else 0
         dfpn_plies = max_ply + 1 if method == "dfpn" else 1
         self.move_buffer = np.zeros((dfpn_plies, MOVE_CODES), dtype=np.int16)
         self.numbers = np.zeros((dfpn_plies, 2, MOVE_CODES), dtype=np.int64)
-        alphabeta_plies = max_ply + 1 if method == "alphabeta" else 1
-        self.frames = np.zeros(alphabeta_plies * FRAME_WIDTH, dtype=np.int64)
-        self.path = np.zeros(alphabeta_plies * PATH_WIDTH, dtype=np.uint64)
+        #: the search path, a view of ``tables`` after the board tables
+        self.path = self.tables[T_PATH:]
 
     # ---------------------------------------------------------------- conversions
     def to_padded(self, mask: int) -> int:
@@ -1222,6 +1356,7 @@ class ControlKernel(CompiledKernel):
         # would retype the whole search)
         o0, o1, o2, p0, p1, p2 = (np.uint64(c) for c in vote_counts(own, opp, self.geo, self.ctl))
         kw, kb, sym = root_key(white, black, self.sym_tables, self.ctl, self.path)
+        nodes_before = self.ctl[S_NODES]
         value, _ = search(
             white,
             black,
@@ -1240,10 +1375,10 @@ class ControlKernel(CompiledKernel):
             p2,
             self.tables,
             self.ctl,
-            self.frames,
-            self.path,
             self.tt,
         )
+        # every node probes the table once: counted here, not at every node
+        self.ctl[S_PROBES] += self.ctl[S_NODES] - nodes_before
         return int(value)
 
 
@@ -1277,7 +1412,7 @@ def solve_control(
     principal_variation: bool = True,
     max_seconds: float | None = None,
     progress: ProgressCallback | None = None,
-    symmetry_pieces: int = DEFAULT_SYMMETRY_PIECES,
+    symmetry_pieces: int | None = None,
     method: str = "alphabeta",
     mobility_ordering: bool = True,
 ) -> SolveResult:
@@ -1286,13 +1421,15 @@ def solve_control(
 
     ``remoteness=False`` gives -1/0/1 values and prunes far more; ``True`` gives exact
     remoteness. ``symmetry`` keys positions with at most ``symmetry_pieces`` pieces by their
-    canonical image. ``method="dfpn"`` (proof-number search, win/loss only, adjacent rule)
+    canonical image (default: :func:`default_symmetry_pieces`). ``method="dfpn"`` (proof-number search, win/loss only, adjacent rule)
     explores far fewer positions on big boards. ``max_seconds`` bounds the search
     (:class:`~solvers.kernels.base.SearchBudgetExceeded`), ``progress`` hears about it every
     half second. ``seconds`` excludes compilation, reported as ``extra["compile_seconds"]``.
     """
     compile_seconds = warm_up()
-    if not isinstance(symmetry_pieces, int) or symmetry_pieces < 0:
+    if symmetry_pieces is not None and (
+        not isinstance(symmetry_pieces, int) or symmetry_pieces < 0
+    ):
         raise ParameterError(f"symmetry_pieces must be an integer >= 0, got {symmetry_pieces!r}")
     kernel = ControlKernel(
         game,
