@@ -30,6 +30,7 @@ graph-history problem does not arise here; it is the job solver's to answer for.
 from __future__ import annotations
 
 import json
+import math
 import sqlite3
 import time
 from collections.abc import Callable, Hashable
@@ -215,8 +216,11 @@ def relevant_jobs(
     return out
 
 
-#: Proof and disproof numbers above this are infinite (a proven or excluded subtree).
-PN_INFINITY = 10**15
+#: Proof and disproof numbers at this are infinite (a proven or excluded subtree). Python's
+#: integers do not overflow, and the estimates of untried jobs stay far below it
+#: (``ESTIMATE_CAP``), so a sum of finite numbers never passes for infinity.
+PN_INFINITY = 10**200
+ESTIMATE_CAP = 10**100
 
 
 def proof_numbers(
@@ -290,9 +294,9 @@ def job_estimate(replies: int, level: int, deepest_split: int) -> tuple[int, int
     past that level, and alpha-beta's work grows by about the square root of the branching
     factor per ply. Without the scaling, proof-number search splits every shallow job before
     going one level deeper, which costs a job budget per shallow job for nothing."""
-    scale = replies ** ((deepest_split - level + 1) / 2) if level <= deepest_split else 1.0
-    proof = min(PN_INFINITY - 1, max(1, round(scale)))
-    return proof, min(PN_INFINITY - 1, max(1, round(scale * replies)))
+    half_powers = deepest_split - level + 1 if level <= deepest_split else 0
+    scale = min(ESTIMATE_CAP, math.isqrt(replies**half_powers))
+    return max(1, scale), min(ESTIMATE_CAP, max(1, scale * replies))
 
 
 def most_proving_job(

@@ -298,3 +298,23 @@ def test_untried_jobs_above_the_deepest_split_look_as_costly_as_their_subtrees()
     assert frontier.job_estimate(16, 3, 3) == (4, 64)
     assert frontier.job_estimate(16, 2, 3) == (16, 256)
     assert frontier.job_estimate(16, 2, -1) == (1, 16)  # nothing split yet
+
+
+def test_large_estimates_never_pass_for_infinity() -> None:
+    # Many costly jobs under one node once summed past the old infinity (10**15), so every
+    # job looked excluded and a run stopped with the root undecided.
+    size = 41
+    tree = FrontierTree(
+        depth=1,
+        keys=list(range(size)),
+        positions=list(range(size)),
+        levels=[0] + [1] * (size - 1),
+        children=[[(i, True) for i in range(1, size)]] + [[] for _ in range(size - 1)],
+        terminal=[None] * size,
+    )
+    value = evaluate(tree, {})
+    proof, disproof = frontier.proof_numbers(tree, value, lambda n: (10**14, 10**14), set())
+    assert disproof[0] == 40 * 10**14 < frontier.PN_INFINITY
+    assert frontier.most_proving_job(tree, value, proof, disproof) == 1
+    estimate = frontier.job_estimate(30, 1, 60)
+    assert 40 * estimate[1] < frontier.PN_INFINITY
