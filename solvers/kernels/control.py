@@ -882,6 +882,9 @@ from solvers.kernels.proof_numbers import store as pn_store  # noqa: E402
 
 #: A proof (as a disproof number) or a disproof (as a proof number).
 DFPN_INFINITY = PN_INFINITY
+#: Weak proof numbers (max, not sum) at the opponent's nodes? No: the sum searched
+#: fewer nodes on size 3 (solvers.kernels.proof_numbers).
+DFPN_WEAK = False
 
 
 @njit(cache=True, inline="always")
@@ -952,7 +955,7 @@ def dfpn(
         numbers[ply, 0, i] = cpn
         numbers[ply, 1, i] = cdn
     while True:
-        pn, dn, best, second = summarize(numbers, ply, count)
+        pn, dn, best, second = summarize(numbers, ply, count, DFPN_WEAK)
         if pn >= proof_threshold or dn >= disproof_threshold:
             break
         child_proof, child_disproof = child_thresholds(

@@ -515,6 +515,11 @@ def search(
 
 
 # --------------------------------------------------------------- proof-number search
+#: Weak proof numbers (max, not sum) at the opponent's nodes? No: the sum searched
+#: fewer nodes on size 3 (solvers.kernels.proof_numbers).
+DFPN_WEAK = False
+
+
 @njit(cache=True, inline="always")
 def _key(white: U64, black: U64, mirror_tables: np.ndarray, ctl: np.ndarray) -> tuple[U64, U64]:
     """Table key: the smaller of the position and its mirror image (with symmetry on)."""
@@ -647,7 +652,7 @@ def dfpn(
         numbers[ply, 0, i] = cpn
         numbers[ply, 1, i] = cdn
     while True:
-        pn, dn, best, second = summarize(numbers, ply, count)
+        pn, dn, best, second = summarize(numbers, ply, count, DFPN_WEAK)
         if pn >= proof_threshold or dn >= disproof_threshold:
             break
         child_proof, child_disproof = child_thresholds(
