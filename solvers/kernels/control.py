@@ -81,10 +81,11 @@ Negamax alpha-beta, fail-soft, exactly as :mod:`solvers.alphabeta` (read its doc
   sight stores so little that it did not finish in 420 s.
 
 ``method="dfpn"`` replaces alpha-beta by depth-first proof-number search (win/loss only,
-adjacent rule only, with the 1 + epsilon trick and children initialised to (1, replies));
-it stores proof and disproof numbers in the same kind of table. On size 3 it searches about
-twice the nodes of alpha-beta with mobility ordering; it is there for bigger boards, where
-the proof-number guidance matters more than the per-node cost.
+adjacent rule only): :func:`dfpn` with the shared machinery of
+:mod:`solvers.kernels.proof_numbers` (table with least-work replacement, enhanced
+transposition cutoff, children initialised to (1, replies), the 1 + epsilon trick; that
+module's docstring says why graph-history interaction cannot arise here). Its nodes and time
+against alpha-beta on the same positions: ``benchmarks/DFPN.md``.
 """
 
 from __future__ import annotations
@@ -887,10 +888,16 @@ DFPN_INFINITY = PN_INFINITY
 DFPN_WEAK = False
 
 
+#: df-pn keys positions by their canonical image only up to this many pieces: it computes
+#: the key of every child at every visit (12 images each, no incremental images as in the
+#: alpha-beta), which made symmetry on every position most of a node's time on size 4.
+DFPN_SYMMETRY_PIECES = 6
+
+
 @njit(cache=True, inline="always")
 def _key(white: U64, black: U64, sym_tables: np.ndarray, ctl: np.ndarray) -> tuple[U64, U64]:
     """Table key: the canonical image of positions with few pieces, else the position."""
-    if popcount(white | black) <= ctl[C_SYMMETRY_PIECES]:
+    if popcount(white | black) <= min(ctl[C_SYMMETRY_PIECES], DFPN_SYMMETRY_PIECES):
         kw, kb, _ = canonical(white, black, sym_tables, ctl[C_CHUNKS])
         return kw, kb
     return white, black
