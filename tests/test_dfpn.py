@@ -220,3 +220,54 @@ def test_dfpn_refuses_what_it_cannot_do() -> None:
         SuperNonnectKernel(SuperNonnect(a=2, b=2), method="pns")
     with pytest.raises(ParameterError, match="acyclic"):
         ControlKernel(Control(size=2, control="sight"), method="dfpn")
+
+
+# ------------------------------------------------------------------------- command line
+def test_command_line_method_dfpn_gives_the_alphabeta_answer(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    import json
+
+    from tests.cli_runner import run
+
+    answers = []
+    for method in ("alphabeta", "dfpn"):
+        code, out, _ = run(
+            capsys,
+            "solve",
+            "super-nonnect",
+            "-p",
+            "a=2",
+            "-p",
+            "b=3",
+            "--solver",
+            "compiled",
+            "--value-only",
+            "--method",
+            method,
+            "--json",
+        )
+        assert code == 0
+        data = json.loads(out)
+        assert data["method"] == method
+        answers.append((data["winner"], [(m["move"], m["outcome"]) for m in data["moves"]]))
+    assert answers[0] == answers[1]
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("control", "-p", "size=2", "-p", "control=sight"),  # positions can repeat: draws
+        ("entropy",),  # no df-pn kernel
+        ("lag", "-p", "size=3", "--solver", "retrograde"),
+        ("lag", "-p", "size=3", "--jobs", "2"),
+    ],
+)
+def test_command_line_refuses_dfpn_where_it_does_not_apply(
+    capsys: pytest.CaptureFixture[str], args: tuple[str, ...]
+) -> None:
+    from tests.cli_runner import run
+
+    code, out, err = run(capsys, "solve", *args, "--method", "dfpn")
+    assert code == 2 and out == ""
+    assert len(err.strip().splitlines()) == 1 and "dfpn" in err
