@@ -180,7 +180,17 @@ def commit() -> str:
             check=True,
         )
         dirty = subprocess.run(
-            ["git", "status", "--porcelain", "--untracked-files=no"],
+            # the files this script writes do not count as changes to the code measured
+            [
+                "git",
+                "status",
+                "--porcelain",
+                "--untracked-files=no",
+                "--",
+                ".",
+                f":!{JSON_PATH.relative_to(ROOT)}",
+                f":!{MARKDOWN_PATH.relative_to(ROOT)}",
+            ],
             cwd=ROOT,
             capture_output=True,
             text=True,
@@ -296,8 +306,12 @@ def main(argv: list[str] | None = None) -> int:
             "date": time.strftime("%Y-%m-%d", time.gmtime()),
             "commit": commit(),
             "machine": machine(),
-            "command": "python benchmarks/dfpn_vs_alphabeta.py "
-            + " ".join(argv if argv is not None else sys.argv[1:]),
+            "command": " ".join(
+                [
+                    "python benchmarks/dfpn_vs_alphabeta.py",
+                    *(argv if argv is not None else sys.argv[1:]),
+                ]
+            ),
             "max_seconds": args.max_seconds,
         }
         order = [c.name for c in cases()]
