@@ -159,6 +159,14 @@ def show_command(game_name: str, position: str | None, params: tuple[str, ...]) 
     help="auto: retrograde when the graph is small, else the compiled kernel if the game has "
     "one (control, lag, super-nonnect, ...), else alpha-beta.",
 )
+@click.option(
+    "--method",
+    type=click.Choice(["alphabeta", "dfpn"]),
+    default="alphabeta",
+    show_default=True,
+    help="Search of the compiled kernel: alpha-beta, or dfpn (depth-first proof-number "
+    "search: control, lag, super-nonnect; wins and losses only, implies --value-only).",
+)
 @click.option("--no-symmetry", is_flag=True, help="Do not merge symmetric positions.")
 @click.option(
     "--value-only",
@@ -210,6 +218,7 @@ def solve_command(
     params: tuple[str, ...],
     position_option: str | None,
     solver: str,
+    method: str,
     no_symmetry: bool,
     value_only: bool,
     tt_entries: int | None,
@@ -233,6 +242,8 @@ def solve_command(
             "the position is given both as an argument and with --position: give it once"
         )
     position = position if position is not None else position_option
+    if method == "dfpn" and (jobs > 1 or save or db is not None):
+        raise click.UsageError("--method dfpn solves in one process: drop --jobs, --save and --db")
     game = make_game(game_name, params)
     pos = parse_position(game, position)
     from solvers import solve
@@ -295,6 +306,7 @@ def solve_command(
                 progress=progress,
                 tt_entries=tt_entries,
                 max_seconds=max_seconds,
+                method=method,
             )
     except SearchBudgetExceeded as stopped:
         if as_json:

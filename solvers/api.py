@@ -26,6 +26,12 @@ AUTO_MAX_POSITIONS_BEFORE_KERNEL = 2_000
 DEFAULT_TT_ENTRIES = 1 << 20
 #: Default transposition-table capacity of a compiled kernel (slots of a few machine words).
 DEFAULT_KERNEL_TT_ENTRIES = 1 << 22
+#: Search methods of the compiled kernels: alpha-beta (every kernel) or depth-first
+#: proof-number search (win/loss only, the kernels of DFPN_GAMES).
+METHODS = ("alphabeta", "dfpn")
+#: Games whose compiled kernel has df-pn (acyclic win/loss games; Control only under the
+#: adjacent rule, the kernel refuses control=sight, where a position can be drawn).
+DFPN_GAMES = ("control", "lag", "super-nonnect")
 
 
 def compiled_solver_names() -> list[str]:
@@ -54,6 +60,7 @@ def solve(
     tt_entries: int | None = None,
     max_positions: int = AUTO_MAX_POSITIONS,
     max_seconds: float | None = None,
+    method: str = "alphabeta",
 ) -> SolveResult:
     """Solve ``position`` (default: the initial position) of ``game`` exactly.
 
@@ -66,9 +73,23 @@ def solve(
     ``max_seconds`` bounds the whole solve, whichever solvers ``auto`` goes through (it
     then raises :class:`solvers.budget.SearchBudgetExceeded`, saying how far it got).
     A table that cannot fit in the available memory is refused before the solve starts.
+    ``method="dfpn"``: the compiled kernel's depth-first proof-number search instead of its
+    alpha-beta (games of :data:`DFPN_GAMES`, ``solver`` compiled or auto, wins and losses
+    only: it implies ``remoteness=False``).
     """
     if solver not in SOLVERS:
         raise ParameterError(f"unknown solver {solver!r} (solvers: {', '.join(SOLVERS)})")
+    if method not in METHODS:
+        raise ParameterError(f"unknown search method {method!r} (methods: {', '.join(METHODS)})")
+    if method == "dfpn":
+        if solver not in ("auto", "compiled"):
+            raise ParameterError(f"method dfpn runs in the compiled kernel, not solver {solver}")
+        if game.name not in DFPN_GAMES:
+            raise ParameterError(
+                f"method dfpn is available for {', '.join(DFPN_GAMES)}, not {game.name!r}"
+            )
+        solver = "compiled"
+        remoteness = False
     if tt_entries is not None and (not isinstance(tt_entries, int) or tt_entries < 2):
         raise ParameterError(f"tt_entries must be an integer >= 2, got {tt_entries!r}")
     if solver == "compiled" and game.name not in compiled_solver_names():
@@ -106,6 +127,7 @@ def solve(
             tt_entries,
             deadline.remaining(),
             fall_back,
+            method,
         )
         if result is not None:
             result.extra["requested_solver"] = solver
@@ -157,6 +179,7 @@ def _solve_compiled(
     tt_entries: int | None,
     max_seconds: float | None,
     fall_back: bool,
+    method: str = "alphabeta",
 ) -> SolveResult | None:
     """The game's kernel; with ``fall_back``, None when the kernel refuses the board (too big
     for its bitboards, an option it lacks) so that alpha-beta can try instead."""
@@ -177,6 +200,8 @@ def _solve_compiled(
         options["max_seconds"] = max_seconds
     if progress is not None:
         options["progress"] = progress
+    if method != "alphabeta":  # only the kernels of DFPN_GAMES take the option
+        options["method"] = method
     try:
         return KERNELS[game.name](game, position, **options)
     except ParameterError:

@@ -101,10 +101,11 @@ Negamax alpha-beta, fail-soft, exactly as :mod:`solvers.alphabeta` (read its doc
   sight stores so little that it did not finish in 420 s.
 
 ``method="dfpn"`` replaces alpha-beta by depth-first proof-number search (win/loss only,
-adjacent rule only, with the 1 + epsilon trick and children initialised to (1, replies));
-it stores proof and disproof numbers in the same kind of table. On size 3 it searches about
-twice the nodes of alpha-beta with mobility ordering; it is there for bigger boards, where
-the proof-number guidance matters more than the per-node cost.
+adjacent rule only): :func:`dfpn` with the shared machinery of
+:mod:`solvers.kernels.proof_numbers` (table with least-work replacement, enhanced
+transposition cutoff, children initialised to (1, replies), the 1 + epsilon trick; that
+module's docstring says why graph-history interaction cannot arise here). Its nodes and time
+against alpha-beta on the same positions: ``benchmarks/DFPN.md``.
 """
 
 from __future__ import annotations
@@ -135,17 +136,14 @@ from solvers.kernels.table import (
     S_ABORTED,
     S_HITS,
     S_MAX_PLY,
-    S_NEW_STORES,
     S_NODE_LIMIT,
     S_NODES,
     S_OVERFLOW,
     S_PROBES,
     S_REPETITIONS,
-    S_STORES,
     SLOT_WORDS,
     U64,
     UPPER,
-    bit_length,
     bucket_base,
     compiled,
     entry_flag,
@@ -999,87 +997,37 @@ def search(
 
 
 # --------------------------------------------------------------- proof-number search
-#: Proof and disproof numbers saturate at DFPN_INFINITY (28 bits in a table slot).
-DFPN_INFINITY = (1 << 28) - 1
-_DFPN_NUMBER = np.uint64(DFPN_INFINITY)
-_DFPN_VALID = np.uint64(1 << 63)
-_U28 = np.uint64(28)
-_U56 = np.uint64(56)
-_U57 = np.uint64(57)
-_U63 = np.uint64(63)
+# The df-pn shared by the kernels (table, child choice, thresholds, first numbers) lives in
+# solvers.kernels.proof_numbers, whose docstring gives the features and the answer to the
+# graph-history problem; imported here rather than at the top so that this section stays
+# separate from the alpha-beta code.
+from solvers.kernels.proof_numbers import (  # noqa: E402
+    PN_INFINITY,
+    child_thresholds,
+    leaf_numbers,
+    probe,
+    summarize,
+    table_base,
+)
+from solvers.kernels.proof_numbers import store as pn_store  # noqa: E402
+
+#: A proof (as a disproof number) or a disproof (as a proof number).
+DFPN_INFINITY = PN_INFINITY
+#: Weak proof numbers (max, not sum) at the opponent's nodes? No: the sum searched
+#: fewer nodes on size 3 (solvers.kernels.proof_numbers).
+DFPN_WEAK = False
 
 
-@njit(cache=True, inline="always")
-def _dfpn_holds(tt: np.ndarray, at: I64, kw: U64, kb: U64, side: I64) -> bool:
-    data = tt[at + 2]
-    return (
-        data & _DFPN_VALID != _U0
-        and tt[at] == kw
-        and tt[at + 1] == kb
-        and np.int64((data >> _U56) & _U1) == side
-    )
-
-
-@compiled
-def _dfpn_probe(tt: np.ndarray, base: I64, kw: U64, kb: U64, side: I64) -> tuple[I64, I64, bool]:
-    """(proof number, disproof number, found) of the key."""
-    for at in (base, base + SLOT_WORDS):
-        if _dfpn_holds(tt, at, kw, kb, side):
-            data = tt[at + 2]
-            return np.int64(data & _DFPN_NUMBER), np.int64((data >> _U28) & _DFPN_NUMBER), True
-    return 1, 1, False
-
-
-@compiled
-def _dfpn_store(
-    tt: np.ndarray,
-    base: I64,
-    kw: U64,
-    kb: U64,
-    side: I64,
-    pn: I64,
-    dn: I64,
-    work: I64,
-    ctl: np.ndarray,
-) -> None:
-    """Same bucket policy as solvers.kernels.table.store: slot 0 work-preferred."""
-    ctl[S_STORES] += 1
-    work_bits = min(bit_length(work), 63)
-    data = (
-        np.uint64(pn)
-        | (np.uint64(dn) << _U28)
-        | (np.uint64(side) << _U56)
-        | (np.uint64(work_bits) << _U57)
-        | _DFPN_VALID
-    )
-    slot0 = base
-    slot1 = base + SLOT_WORDS
-    same0 = _dfpn_holds(tt, slot0, kw, kb, side)
-    same1 = _dfpn_holds(tt, slot1, kw, kb, side)
-    if not same0 and not same1:
-        ctl[S_NEW_STORES] += 1
-    old0 = tt[slot0 + 2]
-    if same0:
-        target = slot0
-    elif old0 & _DFPN_VALID == _U0:
-        target = slot0
-        if same1:
-            tt[slot1 + 2] = _U0
-    elif work_bits >= np.int64((old0 >> _U57) & np.uint64(63)):
-        tt[slot1] = tt[slot0]
-        tt[slot1 + 1] = tt[slot0 + 1]
-        tt[slot1 + 2] = old0
-        target = slot0
-    else:
-        target = slot1
-    tt[target] = kw
-    tt[target + 1] = kb
-    tt[target + 2] = data
+#: df-pn keys positions by their canonical image only up to this many pieces: it computes
+#: the key of every child at every visit (12 images each, no incremental images as in the
+#: alpha-beta), which made symmetry on every position most of a node's time on size 4.
+DFPN_SYMMETRY_PIECES = 6
 
 
 @njit(cache=True, inline="always")
 def _key(white: U64, black: U64, sym_tables: np.ndarray, ctl: np.ndarray) -> tuple[U64, U64]:
-    if popcount(white | black) <= ctl[C_SYMMETRY_PIECES]:
+    """Table key: the canonical image of positions with few pieces, else the position."""
+    if popcount(white | black) <= min(ctl[C_SYMMETRY_PIECES], DFPN_SYMMETRY_PIECES):
         kw, kb, _ = canonical(white, black, sym_tables, ctl[C_CHUNKS])
         return kw, kb
     return white, black
@@ -1100,13 +1048,15 @@ def dfpn(
     numbers: np.ndarray,
     tt: np.ndarray,
 ) -> tuple[I64, I64]:
-    """Depth-first proof-number search (Nagai's df-pn, negamax form) of "the player to move
-    wins": returns (proof number, disproof number); (0, INF) proved, (INF, 0) disproved.
+    """Depth-first proof-number search (solvers.kernels.proof_numbers) of "the player to
+    move wins" within the thresholds: returns (proof number, disproof number);
+    (0, INF) proved, (INF, 0) disproved. Only the acyclic rule (``adjacent``): every number
+    in the table is then a function of the position alone (no graph-history interaction).
 
-    pn(node) = min over children of dn(child), dn(node) = sum over children of pn(child).
-    A child not in the table starts at (1, replies): refuting it needs every reply refuted,
-    so moves leaving few replies are tried first (the mobility ordering of the alpha-beta).
-    Only acyclic rules (``adjacent``): every number in the table is path-independent.
+    The node probes every child's entry before it searches any (enhanced transposition
+    cutoff: a child lost for its mover proves the node at once); a child not in the table
+    starts at (1, its reply count). Its children's numbers stay in ``numbers[ply]`` while
+    the node is on the path, so a table entry replaced meanwhile costs time, not results.
     """
     ctl[S_NODES] += 1
     if ctl[S_NODES] > ctl[S_NODE_LIMIT]:  # out of budget: the caller stores nothing
@@ -1115,9 +1065,9 @@ def dfpn(
     if ply > ctl[S_MAX_PLY]:
         ctl[S_MAX_PLY] = ply
     kw, kb = _key(white, black, sym_tables, ctl)
-    base = bucket_base(kw, kb, side, ctl[C_BUCKET_MASK])
+    base = table_base(tt, kw, kb, side)
     ctl[S_PROBES] += 1
-    pn, dn, found = _dfpn_probe(tt, base, kw, kb, side)
+    pn, dn, found = probe(tt, base, kw, kb, side)
     if found:
         ctl[S_HITS] += 1
         if pn >= proof_threshold or dn >= disproof_threshold:
@@ -1127,51 +1077,27 @@ def dfpn(
         return 1, 1
     count = generate_moves(white, black, side, geo, ctl, move_buffer[ply])
     if count == 0:  # no move: the player to move loses
-        _dfpn_store(tt, base, kw, kb, side, DFPN_INFINITY, 0, 1, ctl)
+        pn_store(tt, base, kw, kb, side, DFPN_INFINITY, 0, 1, ctl)
         return DFPN_INFINITY, 0
     nodes_before = ctl[S_NODES]
-    for i in range(count):  # children's numbers, from the table or first estimates
+    for i in range(count):  # every child's numbers before any descent (ETC)
         child_w, child_b = _child(white, black, side, np.int64(move_buffer[ply, i]))
         ckw, ckb = _key(child_w, child_b, sym_tables, ctl)
-        cbase = bucket_base(ckw, ckb, 1 - side, ctl[C_BUCKET_MASK])
-        cpn, cdn, cfound = _dfpn_probe(tt, cbase, ckw, ckb, 1 - side)
+        cpn, cdn, cfound = probe(tt, table_base(tt, ckw, ckb, 1 - side), ckw, ckb, 1 - side)
         if not cfound:
-            replies = count_moves(child_w, child_b, 1 - side, geo, ctl)
-            if replies == 0:
-                cpn = DFPN_INFINITY
-                cdn = 0
-            else:
-                cpn = 1
-                cdn = replies
+            cpn, cdn = leaf_numbers(count_moves(child_w, child_b, 1 - side, geo, ctl), 0)
+        if cdn == 0:  # the child is lost for its mover: this node is won
+            pn_store(tt, base, kw, kb, side, 0, DFPN_INFINITY, 1, ctl)
+            return 0, DFPN_INFINITY
         numbers[ply, 0, i] = cpn
         numbers[ply, 1, i] = cdn
     while True:
-        pn = DFPN_INFINITY
-        dn = 0
-        best = -1
-        second = DFPN_INFINITY
-        for i in range(count):
-            cpn = numbers[ply, 0, i]
-            cdn = numbers[ply, 1, i]
-            dn = min(dn + cpn, DFPN_INFINITY)
-            if cdn < pn:
-                second = pn
-                pn = cdn
-                best = i
-            elif cdn < second:
-                second = cdn
-        if pn == 0:
-            dn = DFPN_INFINITY
+        pn, dn, best, second = summarize(numbers, ply, count, DFPN_WEAK)
         if pn >= proof_threshold or dn >= disproof_threshold:
             break
-        best_pn = numbers[ply, 0, best]
-        if disproof_threshold >= DFPN_INFINITY:
-            child_proof = DFPN_INFINITY
-        else:
-            child_proof = min(disproof_threshold - dn + best_pn, DFPN_INFINITY)
-        # the 1 + epsilon trick (Pawlewicz and Lew): stay with the best child a little
-        # longer than strictly needed, far fewer switches between siblings
-        child_disproof = min(proof_threshold, second + second // 4 + 1)
+        child_proof, child_disproof = child_thresholds(
+            proof_threshold, disproof_threshold, dn, numbers[ply, 0, best], second
+        )
         child_w, child_b = _child(white, black, side, np.int64(move_buffer[ply, best]))
         cpn, cdn = dfpn(
             child_w,
@@ -1191,7 +1117,7 @@ def dfpn(
             return 1, 1
         numbers[ply, 0, best] = cpn
         numbers[ply, 1, best] = cdn
-    _dfpn_store(tt, base, kw, kb, side, pn, dn, ctl[S_NODES] - nodes_before, ctl)
+    pn_store(tt, base, kw, kb, side, pn, dn, ctl[S_NODES] - nodes_before, ctl)
     return pn, dn
 
 

@@ -68,6 +68,16 @@ from numba.cpython.unsafe.numbers import trailing_zeros  # LLVM cttz intrinsic
 from cgt.errors import ParameterError, PositionError
 from cgt.protocol import Game, Outcome
 from solvers.kernels.base import CompiledKernel, SearchBudgetExceeded, run_solve
+from solvers.kernels.proof_numbers import (
+    PN_INFINITY,
+    check_method,
+    child_thresholds,
+    leaf_numbers,
+    probe,
+    summarize,
+    table_base,
+)
+from solvers.kernels.proof_numbers import store as pn_store
 from solvers.kernels.table import (
     _U0,
     _U1,
@@ -504,6 +514,176 @@ def search(
     return best
 
 
+# --------------------------------------------------------------- proof-number search
+#: Weak proof numbers (max, not sum) at the opponent's nodes? No: the sum searched
+#: fewer nodes on size 3 (solvers.kernels.proof_numbers).
+DFPN_WEAK = False
+
+
+@njit(cache=True, inline="always")
+def _key(white: U64, black: U64, mirror_tables: np.ndarray, ctl: np.ndarray) -> tuple[U64, U64]:
+    """Table key: the smaller of the position and its mirror image (with symmetry on)."""
+    if ctl[C_SYMMETRY] == 0:
+        return white, black
+    chunks = ctl[C_CHUNKS]
+    mirror_white = _mirror(white, mirror_tables, chunks)
+    if mirror_white > white:
+        return white, black
+    mirror_black = _mirror(black, mirror_tables, chunks)
+    if mirror_white < white or mirror_black < black:
+        return mirror_white, mirror_black
+    return white, black
+
+
+@njit(cache=True, inline="always")
+def _lag_child(white: U64, black: U64, side: I64, move: I64) -> tuple[U64, U64]:
+    """Boards after ``side`` plays the kernel move ``move`` (``from * 64 + to``)."""
+    source_bit = _U1 << np.uint64(move >> 6)
+    target_bit = _U1 << np.uint64(move & 63)
+    if side == 0:
+        return white ^ source_bit ^ target_bit, black & ~target_bit
+    return white & ~target_bit, black ^ source_bit ^ target_bit
+
+
+@njit(cache=True, inline="always")
+def _first_numbers(
+    white: U64,
+    black: U64,
+    side: I64,
+    goal: I64,
+    dest: np.ndarray,
+    nbr: np.ndarray,
+    far: np.ndarray,
+    moves_row: np.ndarray,
+    order_row: np.ndarray,
+) -> tuple[I64, I64]:
+    """Numbers of a position not in the table (``side`` to move): its result if the game is
+    over there, else (1, legal moves)."""
+    reached = goal_score(white, black, side, goal, far, nbr)
+    if reached != 0:
+        return leaf_numbers(1, reached)
+    own = white if side == 0 else black
+    opp = black if side == 0 else white
+    replies = generate_moves(
+        own, opp, side, count_objects(own, nbr), dest, nbr, moves_row, order_row
+    )
+    if replies == 0:
+        return leaf_numbers(0, end_score(own, opp, goal, nbr))
+    return leaf_numbers(replies, 0)
+
+
+@compiled
+def dfpn(
+    white: U64,
+    black: U64,
+    side: I64,
+    proof_threshold: I64,
+    disproof_threshold: I64,
+    ply: I64,
+    nbr: np.ndarray,
+    dest: np.ndarray,
+    far: np.ndarray,
+    mirror_tables: np.ndarray,
+    ctl: np.ndarray,
+    moves: np.ndarray,
+    order: np.ndarray,
+    numbers: np.ndarray,
+    tt: np.ndarray,
+) -> tuple[I64, I64]:
+    """Depth-first proof-number search (solvers.kernels.proof_numbers) of "the player to
+    move wins" within the thresholds: (proof number, disproof number), (0, INF) proved,
+    (INF, 0) disproved. LAG is acyclic and every end is a win or a loss (a far-row goal, or
+    the object counts with ties to the player who ended the game), so df-pn decides every
+    position and its table needs no path information.
+
+    Every child's entry is probed, or its end scored, or its replies counted, before any
+    descent (enhanced transposition cutoff: a child lost for its mover proves the node);
+    a new child starts at (1, replies). ``moves[ply + 1]`` is scratch while counting."""
+    ctl[S_NODES] += 1
+    if ctl[S_NODES] > ctl[S_NODE_LIMIT]:
+        ctl[S_ABORTED] = 1
+        return 1, 1
+    if ply > ctl[S_MAX_PLY]:
+        ctl[S_MAX_PLY] = ply
+    goal = ctl[C_GOAL]
+    reached = goal_score(white, black, side, goal, far, nbr)
+    if reached != 0:
+        return leaf_numbers(1, reached)
+    kw, kb = _key(white, black, mirror_tables, ctl)
+    base = table_base(tt, kw, kb, side)
+    ctl[S_PROBES] += 1
+    pn, dn, found = probe(tt, base, kw, kb, side)
+    if found:
+        ctl[S_HITS] += 1
+        if pn >= proof_threshold or dn >= disproof_threshold:
+            return pn, dn
+    if ply >= ctl[C_MAX_PLY]:
+        ctl[S_OVERFLOW] = 1
+        return 1, 1
+    own = white if side == 0 else black
+    opp = black if side == 0 else white
+    count = generate_moves(
+        own, opp, side, count_objects(own, nbr), dest, nbr, moves[ply], order[ply]
+    )
+    if count == 0:
+        pn, dn = leaf_numbers(0, end_score(own, opp, goal, nbr))
+        pn_store(tt, base, kw, kb, side, pn, dn, 1, ctl)
+        return pn, dn
+    nodes_before = ctl[S_NODES]
+    for i in range(count):  # every child's numbers before any descent (ETC)
+        child_white, child_black = _lag_child(white, black, side, moves[ply, i])
+        ckw, ckb = _key(child_white, child_black, mirror_tables, ctl)
+        cpn, cdn, cfound = probe(tt, table_base(tt, ckw, ckb, 1 - side), ckw, ckb, 1 - side)
+        if not cfound:
+            cpn, cdn = _first_numbers(
+                child_white,
+                child_black,
+                1 - side,
+                goal,
+                dest,
+                nbr,
+                far,
+                moves[ply + 1],
+                order[ply + 1],
+            )
+        if cdn == 0:  # the child is lost for its mover: this node is won
+            pn_store(tt, base, kw, kb, side, 0, PN_INFINITY, 1, ctl)
+            return 0, PN_INFINITY
+        numbers[ply, 0, i] = cpn
+        numbers[ply, 1, i] = cdn
+    while True:
+        pn, dn, best, second = summarize(numbers, ply, count, DFPN_WEAK)
+        if pn >= proof_threshold or dn >= disproof_threshold:
+            break
+        child_proof, child_disproof = child_thresholds(
+            proof_threshold, disproof_threshold, dn, numbers[ply, 0, best], second
+        )
+        child_white, child_black = _lag_child(white, black, side, moves[ply, best])
+        cpn, cdn = dfpn(
+            child_white,
+            child_black,
+            1 - side,
+            child_proof,
+            child_disproof,
+            ply + 1,
+            nbr,
+            dest,
+            far,
+            mirror_tables,
+            ctl,
+            moves,
+            order,
+            numbers,
+            tt,
+        )
+        if ctl[S_ABORTED] != 0 or ctl[S_OVERFLOW] != 0:
+            return 1, 1
+        numbers[ply, 0, best] = cpn
+        numbers[ply, 1, best] = cdn
+    pn_store(tt, base, kw, kb, side, pn, dn, ctl[S_NODES] - nodes_before, ctl)
+    return pn, dn
+
+
 # --------------------------------------------------------------------- Python side
 class LagKernel(CompiledKernel):
     """Board tables, transposition table and search state for one LAG game.
@@ -519,9 +699,12 @@ class LagKernel(CompiledKernel):
         tt_entries: int = 1 << 22,
         symmetry: bool = True,
         max_ply: int = DEFAULT_MAX_PLY,
+        method: str = "alphabeta",
     ) -> None:
         if game.name != "lag":
             raise ParameterError(f"the compiled LAG kernel cannot solve {game.name!r}")
+        check_method(method, remoteness)
+        self.method = method
         if getattr(game, "allow_backward", False) or not getattr(
             game, "sideways_needs_merge", True
         ):
@@ -578,6 +761,8 @@ class LagKernel(CompiledKernel):
         self.ctl[C_CHUNKS] = self.chunks
         self.moves_buffer = np.zeros((max_ply + 1, 4 * cells), dtype=np.int64)
         self.order_buffer = np.zeros((max_ply + 1, 4 * cells), dtype=np.int64)
+        #: df-pn: the children's (proof, disproof) numbers of every node on the path
+        self.numbers = np.zeros((max_ply + 1 if method == "dfpn" else 1, 2, 4 * cells), np.int64)
 
     # ---------------------------------------------------------------- conversions
     def check_position(self, position: Any) -> tuple[np.uint64, np.uint64, int]:
@@ -655,6 +840,25 @@ class LagKernel(CompiledKernel):
 
     def _search(self, position: Any, alpha: int, beta: int) -> int:
         white, black, side = self.check_position(position)
+        if self.method == "dfpn":  # a proof or a disproof is the exact value
+            pn, _ = dfpn(
+                white,
+                black,
+                side,
+                PN_INFINITY,
+                PN_INFINITY,
+                0,
+                self.nbr,
+                self.dest,
+                self.far,
+                self.mirror_tables,
+                self.ctl,
+                self.moves_buffer,
+                self.order_buffer,
+                self.numbers,
+                self.tt,
+            )
+            return 1 if pn == 0 else -1
         return int(
             search(
                 white,
@@ -695,6 +899,7 @@ def warm_up() -> float:
             kernel.result(position)
             kernel.score(position)
             kernel.perft(position, 2)
+        LagKernel(game, tt_entries=64, method="dfpn").score(game.initial_position())
         _COMPILE_SECONDS = time.perf_counter() - started
     return _COMPILE_SECONDS
 
@@ -709,6 +914,7 @@ def solve_lag(
     principal_variation: bool = True,
     max_seconds: float | None = None,
     progress: ProgressCallback | None = None,
+    method: str = "alphabeta",
 ) -> SolveResult:
     """Solve a LAG position exactly with the compiled kernel: the root value and the value
     of every root move (each child solved as its own root with a full window).
@@ -717,11 +923,14 @@ def solve_lag(
     remoteness. ``symmetry`` keys positions by the smaller of them and their mirror image.
     ``seconds`` excludes compilation, reported as ``extra["compile_seconds"]``.
     ``max_seconds`` bounds the search (:class:`SearchBudgetExceeded` when it runs out),
-    ``progress`` hears about it every half second.
+    ``progress`` hears about it every half second. ``method="dfpn"``: proof-number search
+    (win/loss only) instead of alpha-beta.
     """
     compile_seconds = warm_up()
-    kernel = LagKernel(game, remoteness=remoteness, tt_entries=tt_entries, symmetry=symmetry)
-    return run_solve(
+    kernel = LagKernel(
+        game, remoteness=remoteness, tt_entries=tt_entries, symmetry=symmetry, method=method
+    )
+    result = run_solve(
         kernel,
         game,
         position,
@@ -731,6 +940,8 @@ def solve_lag(
         progress=progress,
         symmetry=symmetry,
     )
+    result.extra["method"] = method
+    return result
 
 
 __all__ = ["LagKernel", "SearchBudgetExceeded", "solve_lag", "warm_up"]

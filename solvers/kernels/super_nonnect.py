@@ -32,6 +32,16 @@ from numba.cpython.unsafe.numbers import trailing_zeros  # LLVM cttz intrinsic
 from cgt.errors import ParameterError, PositionError
 from cgt.protocol import Game
 from solvers.kernels.base import CompiledKernel, run_solve
+from solvers.kernels.proof_numbers import (
+    PN_INFINITY,
+    check_method,
+    child_thresholds,
+    leaf_numbers,
+    probe,
+    summarize,
+    table_base,
+)
+from solvers.kernels.proof_numbers import store as pn_store
 from solvers.kernels.table import (
     _U0,
     _U1,
@@ -379,6 +389,141 @@ def search(
     return best
 
 
+# --------------------------------------------------------------- proof-number search
+#: Weak proof numbers (max, not sum) at the opponent's nodes? Yes: the same cuts in any
+#: order meet again, which the sum over-counts (solvers.kernels.proof_numbers).
+DFPN_WEAK = True
+
+
+@njit(cache=True, inline="always")
+def _key(
+    cut_lo: U64,
+    cut_hi: U64,
+    designated: I64,
+    sym_tables: np.ndarray,
+    board_perm: np.ndarray,
+    ctl: np.ndarray,
+) -> tuple[U64, U64, I64]:
+    """Table key (cut words and tag = designated mini-board + 1): the canonical image of
+    positions with few cuts, else the position."""
+    if popcount(cut_lo) + popcount(cut_hi) <= ctl[C_SYMMETRY_CUTS]:
+        k_lo, k_hi, k_d, _ = canonical(
+            cut_lo, cut_hi, designated, sym_tables, board_perm, ctl[C_SYMMETRIES]
+        )
+        return k_lo, k_hi, k_d + 1
+    return cut_lo, cut_hi, designated + 1
+
+
+@njit(cache=True, inline="always")
+def _cut(cut_lo: U64, cut_hi: U64, cell: I64) -> tuple[U64, U64]:
+    if cell < 64:
+        return cut_lo | (_U1 << np.uint64(cell)), cut_hi
+    return cut_lo, cut_hi | (_U1 << np.uint64(cell - 64))
+
+
+@compiled
+def dfpn(
+    cut_lo: U64,
+    cut_hi: U64,
+    designated: I64,
+    proof_threshold: I64,
+    disproof_threshold: I64,
+    ply: I64,
+    full: np.ndarray,
+    neighbours: np.ndarray,
+    boards: np.ndarray,
+    target: np.ndarray,
+    sym_tables: np.ndarray,
+    board_perm: np.ndarray,
+    ctl: np.ndarray,
+    move_buffer: np.ndarray,
+    numbers: np.ndarray,
+    tt: np.ndarray,
+) -> tuple[I64, I64]:
+    """Depth-first proof-number search (solvers.kernels.proof_numbers) of "the player to
+    move wins" within the thresholds: (proof number, disproof number), (0, INF) proved,
+    (INF, 0) disproved. Every cut removes a cell, so the game is acyclic, and normal play
+    has no draw: df-pn decides every position, and its table needs no path information.
+
+    Every child's entry is probed or its replies counted before any descent (enhanced
+    transposition cutoff: a child lost for its mover proves the node); a new child starts
+    at (1, replies)."""
+    ctl[S_NODES] += 1
+    if ctl[S_NODES] > ctl[S_NODE_LIMIT]:
+        ctl[S_ABORTED] = 1
+        return 1, 1
+    if ply > ctl[S_MAX_PLY]:
+        ctl[S_MAX_PLY] = ply
+    k_lo, k_hi, tag = _key(cut_lo, cut_hi, designated, sym_tables, board_perm, ctl)
+    base = table_base(tt, k_lo, k_hi, tag)
+    ctl[S_PROBES] += 1
+    pn, dn, found = probe(tt, base, k_lo, k_hi, tag)
+    if found:
+        ctl[S_HITS] += 1
+        if pn >= proof_threshold or dn >= disproof_threshold:
+            return pn, dn
+    if ply >= ctl[C_MAX_PLY]:
+        ctl[S_OVERFLOW] = 1
+        return 1, 1
+    count = generate_moves(
+        cut_lo, cut_hi, designated, full, neighbours, boards, target, ctl, move_buffer[ply]
+    )
+    if count == 0:  # normal play: no legal cut loses
+        pn_store(tt, base, k_lo, k_hi, tag, PN_INFINITY, 0, 1, ctl)
+        return PN_INFINITY, 0
+    nodes_before = ctl[S_NODES]
+    empty_out = move_buffer[ply, :0]
+    for i in range(count):  # every child's numbers before any descent (ETC)
+        m = np.int64(move_buffer[ply, i])
+        child_lo, child_hi = _cut(cut_lo, cut_hi, m)
+        child_d = np.int64(target[m])
+        c_lo, c_hi, c_tag = _key(child_lo, child_hi, child_d, sym_tables, board_perm, ctl)
+        cpn, cdn, cfound = probe(tt, table_base(tt, c_lo, c_hi, c_tag), c_lo, c_hi, c_tag)
+        if not cfound:
+            replies = generate_moves(
+                child_lo, child_hi, child_d, full, neighbours, boards, target, ctl, empty_out
+            )
+            cpn, cdn = leaf_numbers(replies, 0)
+        if cdn == 0:  # the child is lost for its mover: this node is won
+            pn_store(tt, base, k_lo, k_hi, tag, 0, PN_INFINITY, 1, ctl)
+            return 0, PN_INFINITY
+        numbers[ply, 0, i] = cpn
+        numbers[ply, 1, i] = cdn
+    while True:
+        pn, dn, best, second = summarize(numbers, ply, count, DFPN_WEAK)
+        if pn >= proof_threshold or dn >= disproof_threshold:
+            break
+        child_proof, child_disproof = child_thresholds(
+            proof_threshold, disproof_threshold, dn, numbers[ply, 0, best], second
+        )
+        m = np.int64(move_buffer[ply, best])
+        child_lo, child_hi = _cut(cut_lo, cut_hi, m)
+        cpn, cdn = dfpn(
+            child_lo,
+            child_hi,
+            np.int64(target[m]),
+            child_proof,
+            child_disproof,
+            ply + 1,
+            full,
+            neighbours,
+            boards,
+            target,
+            sym_tables,
+            board_perm,
+            ctl,
+            move_buffer,
+            numbers,
+            tt,
+        )
+        if ctl[S_OVERFLOW] != 0 or ctl[S_ABORTED] != 0:
+            return 1, 1
+        numbers[ply, 0, best] = cpn
+        numbers[ply, 1, best] = cdn
+    pn_store(tt, base, k_lo, k_hi, tag, pn, dn, ctl[S_NODES] - nodes_before, ctl)
+    return pn, dn
+
+
 # --------------------------------------------------------------------- Python side
 class SuperNonnectKernel(CompiledKernel):
     """Tables and search state for one Super Nonnect game (see the module docstring).
@@ -395,9 +540,12 @@ class SuperNonnectKernel(CompiledKernel):
         symmetry_cuts: int = MAX_CELLS,
         mobility_ordering: bool = True,
         max_ply: int = DEFAULT_MAX_PLY,
+        method: str = "alphabeta",
     ) -> None:
         if game.name != "super-nonnect":
             raise ParameterError(f"the compiled Super Nonnect kernel cannot solve {game.name!r}")
+        check_method(method, remoteness)
+        self.method = method
         geometry = game.geometry  # type: ignore[attr-defined]
         game_cells = sorted(geometry.cells)
         if len(game_cells) > MAX_CELLS:
@@ -454,6 +602,9 @@ class SuperNonnectKernel(CompiledKernel):
         self.ctl[C_BOARDS] = board_count
         self.move_buffer = np.zeros((max_ply + 1, MOVE_CODES), dtype=np.int16)
         self.order_keys = np.zeros((max_ply + 1, MOVE_CODES), dtype=np.int64)
+        #: df-pn: the children's (proof, disproof) numbers of every node on the path
+        plies = max_ply + 1 if method == "dfpn" else 1
+        self.numbers = np.zeros((plies, 2, MOVE_CODES), dtype=np.int64)
 
     @staticmethod
     def _words(mask: int) -> np.ndarray:
@@ -487,6 +638,26 @@ class SuperNonnectKernel(CompiledKernel):
 
     def _search(self, position: Any, alpha: int, beta: int) -> int:
         lo, hi, designated = self.check_position(position)
+        if self.method == "dfpn":  # a proof or a disproof is the exact value
+            pn, _ = dfpn(
+                lo,
+                hi,
+                designated,
+                PN_INFINITY,
+                PN_INFINITY,
+                0,
+                self.full,
+                self.neighbours,
+                self.boards,
+                self.target,
+                self.sym_tables,
+                self.board_perm,
+                self.ctl,
+                self.move_buffer,
+                self.numbers,
+                self.tt,
+            )
+            return 1 if pn == 0 else -1
         return int(
             search(
                 lo,
@@ -524,6 +695,8 @@ def warm_up() -> float:
         position = kernel.game.initial_position()
         kernel.moves(position)
         kernel.score(position)
+        proof = SuperNonnectKernel(kernel.game, tt_entries=64, method="dfpn")
+        proof.score(position)
         _COMPILE_SECONDS = time.perf_counter() - started
     return _COMPILE_SECONDS
 
@@ -539,11 +712,13 @@ def solve_super_nonnect(
     max_seconds: float | None = None,
     progress: ProgressCallback | None = None,
     mobility_ordering: bool = True,
+    method: str = "alphabeta",
 ) -> SolveResult:
     """Solve a Super Nonnect position exactly with the compiled kernel: the root value and
     every root move's value. ``seconds`` excludes compilation (``extra["compile_seconds"]``);
     ``max_seconds`` bounds the search
     (:class:`~solvers.kernels.base.SearchBudgetExceeded`), ``progress`` hears about it.
+    ``method="dfpn"``: proof-number search (win/loss only) instead of alpha-beta.
     """
     compile_seconds = warm_up()
     kernel = SuperNonnectKernel(
@@ -552,8 +727,9 @@ def solve_super_nonnect(
         tt_entries=tt_entries,
         symmetry_cuts=MAX_CELLS if symmetry else -1,
         mobility_ordering=mobility_ordering,
+        method=method,
     )
-    return run_solve(
+    result = run_solve(
         kernel,
         game,
         position,
@@ -563,3 +739,5 @@ def solve_super_nonnect(
         progress=progress,
         symmetry=symmetry,
     )
+    result.extra["method"] = method
+    return result
