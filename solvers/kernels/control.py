@@ -144,6 +144,7 @@ from solvers.kernels.table import (
     SLOT_WORDS,
     U64,
     UPPER,
+    bit_length,
     bucket_base,
     compiled,
     entry_flag,
