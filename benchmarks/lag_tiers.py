@@ -50,6 +50,21 @@ def provenance(command: str) -> dict[str, Any]:
     return {**machine(), "load_average": load_average(), "command": command}
 
 
+def solve_and_measure(tables: Any) -> dict[str, Any]:
+    """Solve every tier of ``tables``: per-tier statistics, time, memory."""
+    started = time.perf_counter()
+    stats = tables.solve_tiers(progress=stderr_progress)
+    seconds = time.perf_counter() - started
+    return {
+        "tiers": [dict(s) for s in stats.values()],
+        "positions": tables.positions,
+        "seconds": round(seconds, 1),
+        "positions_per_second": round(tables.positions / seconds),
+        "table_bytes": tables.bytes,
+        "peak_rss_mib": peak_rss_mib(),
+    }
+
+
 def kernel_value(game: Any, remoteness: bool, max_seconds: float) -> dict[str, Any]:
     """The alpha-beta kernel's answer for the start (value of every opening too)."""
     from solvers.kernels.base import SearchBudgetExceeded
@@ -77,22 +92,15 @@ def size3_case(goal: str, goal_check: str, kernel_seconds: float) -> dict[str, A
 
     game = Lag(size=3, goal=goal, goal_check=goal_check)
     start = game.initial_position()
-    started = time.perf_counter()
     tables = LagTiers(game, tiers_below(start[0].bit_count(), start[1].bit_count()))
-    stats = tables.solve_tiers(progress=stderr_progress)
-    seconds = time.perf_counter() - started
+    solved = solve_and_measure(tables)
     outcome, remoteness = tables.value(start)
     openings = tables.move_values(start)
     return {
         "board": "size 3, standard setup (7 pieces each)",
         "goal": goal,
         "goal_check": goal_check,
-        "tiers": [dict(s) for s in stats.values()],
-        "positions": tables.positions,
-        "seconds": round(seconds, 1),
-        "positions_per_second": round(tables.positions / seconds),
-        "table_bytes": tables.bytes,
-        "peak_rss_mib": peak_rss_mib(),
+        **solved,
         "start": {
             "outcome": outcome.label,
             "winner": "White" if outcome.label == "win" else "Black",
@@ -104,8 +112,82 @@ def size3_case(goal: str, goal_check: str, kernel_seconds: float) -> dict[str, A
     }
 
 
+#: Size-4 starts searched with and without probing the tables: the standard setup, and the
+#: two back rows only, whose games reach the small tiers after fewer captures.
+PROBE_STARTS = (
+    ("the standard setup (9 against 9)", None),
+    ("the back rows only (4 against 4)", "BBBB/...../....../......./....../...../WWWW W"),
+)
+
+
+def probe_runs(game: Any, tables: Any, seconds: float) -> list[dict[str, Any]]:
+    """The alpha-beta kernel (value mode) on ``game``'s start within ``seconds``, without
+    and with probing ``tables``: result, nodes, positions the tables answered, time."""
+    from solvers.budget import SearchBudgetExceeded
+    from solvers.kernels.lag import LagKernel, warm_up
+    from solvers.kernels.table import S_NODES
+
+    warm_up()
+    runs = []
+    for mode, tiers in (("plain", None), ("probing the tables", tables)):
+        kernel = LagKernel(game, remoteness=False, tt_entries=1 << 22, tiers=tiers)
+        kernel.set_budget(max_seconds=seconds)
+        try:
+            outcome, _ = kernel.value(game.initial_position())
+            result = f"{'White' if outcome.label == 'win' else 'Black'} wins"
+        except SearchBudgetExceeded:
+            result = f"not solved in {seconds:g} s"
+        runs.append(
+            {
+                "mode": mode,
+                "result": result,
+                "nodes": kernel.stat(S_NODES),
+                "db_hits": kernel.tier_hits,
+                "seconds": round(kernel.elapsed(), 2),
+            }
+        )
+    return runs
+
+
 def size4_case(goal: str, total: int, probe_seconds: float) -> dict[str, Any]:
-    raise NotImplementedError
+    from cgt.games.lag import Lag
+    from solvers.kernels.lag_tiers import LagTiers, tiers_up_to
+
+    game = Lag(size=4, goal=goal)
+    pieces = game.initial_position()[0].bit_count()
+    tables = LagTiers(game, tiers_up_to(total, pieces, pieces))
+    solved = solve_and_measure(tables)
+    probing = []
+    for description, setup in PROBE_STARTS:
+        start_game = Lag(size=4, goal=goal, setup=setup) if setup else game
+        probing.append(
+            {
+                "description": f"{description}, {probe_seconds:g} s each",
+                "setup": setup,
+                "runs": probe_runs(start_game, tables, probe_seconds),
+            }
+        )
+    return {
+        "board": "size 4",
+        "goal": goal,
+        "total": total,
+        **solved,
+        "probing": probing,
+    }
+
+
+def tier_table(tiers: list[dict[str, Any]]) -> list[str]:
+    """Markdown rows of the per-tier statistics."""
+    lines = [
+        "| tier (W+B) | positions | wins (to move) | losses | largest remoteness | time (s) |",
+        "|---|---:|---:|---:|---:|---:|",
+    ]
+    for t in tiers:
+        lines.append(
+            f"| {t['tier'][0]}+{t['tier'][1]} | {t['positions']:,} | {t['wins']:,} | "
+            f"{t['losses']:,} | {t['max_remoteness']} | {t['seconds']} |"
+        )
+    return lines
 
 
 def markdown(results: dict[str, Any]) -> str:
@@ -160,14 +242,8 @@ def markdown(results: dict[str, Any]) -> str:
             f"Positions and time per tier (goal `{first['goal']}`, goal_check "
             f"`{first['goal_check']}`):",
             "",
-            "| tier (W+B) | positions | wins (to move) | losses | largest remoteness | time (s) |",
-            "|---|---:|---:|---:|---:|---:|",
         ]
-        for t in first["tiers"]:
-            lines.append(
-                f"| {t['tier'][0]}+{t['tier'][1]} | {t['positions']:,} | {t['wins']:,} | "
-                f"{t['losses']:,} | {t['max_remoteness']} | {t['seconds']} |"
-            )
+        lines += tier_table(first["tiers"])
     size4 = [r for key, r in sorted(results.items()) if key.startswith("size4")]
     for r in size4:
         p = r["provenance"]
@@ -180,14 +256,8 @@ def markdown(results: dict[str, Any]) -> str:
             f"MiB, peak RSS {r['peak_rss_mib']:,.0f} MiB. {p['date']}, `{p['commit']}`, load "
             f"{p['load_average']}; `{p['command']}`.",
             "",
-            "| tier (W+B) | positions | wins (to move) | losses | largest remoteness | time (s) |",
-            "|---|---:|---:|---:|---:|---:|",
         ]
-        for t in r["tiers"]:
-            lines.append(
-                f"| {t['tier'][0]}+{t['tier'][1]} | {t['positions']:,} | {t['wins']:,} | "
-                f"{t['losses']:,} | {t['max_remoteness']} | {t['seconds']} |"
-            )
+        lines += tier_table(r["tiers"])
         for probe in r.get("probing", []):
             lines += [
                 "",

@@ -153,11 +153,12 @@ def show_command(game_name: str, position: str | None, params: tuple[str, ...]) 
 )
 @click.option(
     "--solver",
-    type=click.Choice(["auto", "retrograde", "alphabeta", "compiled"]),
+    type=click.Choice(["auto", "retrograde", "alphabeta", "compiled", "tiers"]),
     default="auto",
     show_default=True,
     help="auto: retrograde when the graph is small, else the compiled kernel if the game has "
-    "one (control, lag, super-nonnect, ...), else alpha-beta.",
+    "one (control, lag, super-nonnect, ...), else alpha-beta. tiers (lag): every position of "
+    "every piece-count tier at or below the position's, lower tiers first (endgame databases).",
 )
 @click.option("--no-symmetry", is_flag=True, help="Do not merge symmetric positions.")
 @click.option(
@@ -233,6 +234,11 @@ def solve_command(
             "the position is given both as an argument and with --position: give it once"
         )
     position = position if position is not None else position_option
+    if solver == "tiers" and (save or jobs > 1):
+        raise click.UsageError(
+            "--solver tiers solves whole piece-count tiers in memory; --save and --jobs do not "
+            "apply to it"
+        )
     game = make_game(game_name, params)
     pos = parse_position(game, position)
     from solvers import solve

@@ -98,6 +98,7 @@ from solvers.kernels.table import (
     toward_leaf,
     toward_root,
 )
+from solvers.kernels.tier_index import binomial_table, position_index
 from solvers.result import SolveResult
 from solvers.retrograde import ProgressCallback
 
@@ -117,6 +118,11 @@ def goal_code(goal: str, goal_check: str) -> int:
     return code
 
 
+# the tier tables' records (solvers.store's layout): bits 14-15 outcome, 0-13 remoteness
+TIER_OUTCOME_SHIFT = 14
+TIER_REMOTENESS_MASK = (1 << TIER_OUTCOME_SHIFT) - 1
+TIER_WIN = 1
+
 #: Largest board: a position is one uint64 per colour.
 MAX_CELLS = 64
 #: Deepest search path (plies). Each move raises the potential of proofs/lag.py, which
@@ -132,6 +138,10 @@ C_SYMMETRY = 2
 C_BUCKET_MASK = 3
 C_MAX_PLY = 4
 C_CHUNKS = 5
+#: 1 when the search probes tier tables (endgame databases, :mod:`solvers.kernels.lag_tiers`)
+C_PROBE = 6
+#: Positions answered by the tier tables instead of searched.
+C_TIER_HITS = 7
 HISTORY = 32
 MOVE_CODES = 64 * 64
 CTL_LENGTH = HISTORY + 2 * MOVE_CODES
@@ -355,11 +365,16 @@ def search(
     moves: np.ndarray,
     order: np.ndarray,
     tt: np.ndarray,
+    tiers: np.ndarray,
+    tier_offsets: np.ndarray,
+    binom: np.ndarray,
 ) -> I64:
     """Fail-soft negamax score of the position for ``side`` within (alpha, beta).
 
     Returns 0 with ``ctl[S_ABORTED]`` (node budget) or ``ctl[S_OVERFLOW]`` (ply limit) set
-    when one runs out; nothing computed after that is stored.
+    when one runs out; nothing computed after that is stored. With ``ctl[C_PROBE]`` set, a
+    position whose piece counts are a kept tier of ``tiers`` (flat uint16 records of
+    :mod:`solvers.kernels.lag_tiers`, placed by ``tier_offsets``) is read, not searched.
     """
     ctl[S_NODES] += 1
     if ctl[S_NODES] > ctl[S_NODE_LIMIT]:
@@ -373,6 +388,14 @@ def search(
     reached = goal_score(white, black, side, goal, far, nbr)
     if reached != 0:
         return reached * win
+    if ctl[C_PROBE] != 0:
+        index = position_index(white, black, binom, tier_offsets)
+        if index >= 0:
+            record = np.int64(tiers[index + side])
+            if record != 0:
+                ctl[C_TIER_HITS] += 1
+                score = win - (record & TIER_REMOTENESS_MASK) if remoteness != 0 else 1
+                return score if record >> TIER_OUTCOME_SHIFT == TIER_WIN else -score
     # table key: the smaller of the position and its mirror image
     key_white = white
     key_black = black
@@ -466,6 +489,9 @@ def search(
             moves,
             order,
             tt,
+            tiers,
+            tier_offsets,
+            binom,
         )
         if ctl[S_ABORTED] != 0 or ctl[S_OVERFLOW] != 0:
             return 0
@@ -519,6 +545,7 @@ class LagKernel(CompiledKernel):
         tt_entries: int = 1 << 22,
         symmetry: bool = True,
         max_ply: int = DEFAULT_MAX_PLY,
+        tiers: Any = None,
     ) -> None:
         if game.name != "lag":
             raise ParameterError(f"the compiled LAG kernel cannot solve {game.name!r}")
@@ -578,6 +605,31 @@ class LagKernel(CompiledKernel):
         self.ctl[C_CHUNKS] = self.chunks
         self.moves_buffer = np.zeros((max_ply + 1, 4 * cells), dtype=np.int64)
         self.order_buffer = np.zeros((max_ply + 1, 4 * cells), dtype=np.int64)
+        self.binom = binomial_table()
+        self.tier_records = np.zeros(1, dtype=np.uint16)
+        self.tier_offsets = np.full((cells + 1, cells + 1), -1, dtype=np.int64)
+        if tiers is not None:
+            self.probe(tiers)
+
+    def probe(self, tiers: Any) -> None:
+        """Read positions of the complete tiers of ``tiers`` (a
+        :class:`~solvers.kernels.lag_tiers.LagTiers` of the same board and goal) instead of
+        searching them. Only complete tiers are probed: a record there is final."""
+        params = ("size", "goal", "goal_check")
+        theirs = {p: tiers.game.parameters[p] for p in params}
+        ours = {p: self.game.parameters[p] for p in params}
+        if theirs != ours:
+            raise ParameterError(f"tier tables of {theirs} cannot answer for {ours}")
+        self.tier_records = tiers.table
+        self.tier_offsets = np.full_like(tiers.offsets, -1)
+        for w, b in tiers.complete:
+            self.tier_offsets[w, b] = tiers.offsets[w, b]
+        self.ctl[C_PROBE] = 1 if tiers.complete else 0
+
+    @property
+    def tier_hits(self) -> int:
+        """Positions answered by the tier tables so far."""
+        return int(self.ctl[C_TIER_HITS])
 
     # ---------------------------------------------------------------- conversions
     def check_position(self, position: Any) -> tuple[np.uint64, np.uint64, int]:
@@ -672,6 +724,9 @@ class LagKernel(CompiledKernel):
                 self.moves_buffer,
                 self.order_buffer,
                 self.tt,
+                self.tier_records,
+                self.tier_offsets,
+                self.binom,
             )
         )
 
@@ -709,9 +764,11 @@ def solve_lag(
     principal_variation: bool = True,
     max_seconds: float | None = None,
     progress: ProgressCallback | None = None,
+    tiers: Any = None,
 ) -> SolveResult:
     """Solve a LAG position exactly with the compiled kernel: the root value and the value
     of every root move (each child solved as its own root with a full window).
+    ``tiers``: solved tier tables (:class:`~solvers.kernels.lag_tiers.LagTiers`) to probe.
 
     ``remoteness=False`` gives win/loss only and prunes far more; ``True`` gives exact
     remoteness. ``symmetry`` keys positions by the smaller of them and their mirror image.
@@ -720,8 +777,10 @@ def solve_lag(
     ``progress`` hears about it every half second.
     """
     compile_seconds = warm_up()
-    kernel = LagKernel(game, remoteness=remoteness, tt_entries=tt_entries, symmetry=symmetry)
-    return run_solve(
+    kernel = LagKernel(
+        game, remoteness=remoteness, tt_entries=tt_entries, symmetry=symmetry, tiers=tiers
+    )
+    result = run_solve(
         kernel,
         game,
         position,
@@ -731,6 +790,8 @@ def solve_lag(
         progress=progress,
         symmetry=symmetry,
     )
+    result.extra["tier_hits"] = kernel.tier_hits
+    return result
 
 
 __all__ = ["LagKernel", "SearchBudgetExceeded", "solve_lag", "warm_up"]

@@ -13,10 +13,11 @@ a path longer than ``max_ply`` would mean a cycle and stops with an error.
 
 Ranking
 -------
-A tier's positions are ranked combinatorially: ``(colex rank of White's cells among all
-cells * C(cells - w, b) + colex rank of Black's cells among the cells White leaves free)
-* 2 + side to move``. Every tier of a solve lives in one flat uint16 array with an offset
-per ``(w, b)`` (-1: not stored), which is also what the alpha-beta kernel probes.
+A tier's positions are ranked combinatorially (:mod:`solvers.kernels.tier_index`): ``(colex
+rank of White's cells among all cells * C(cells - w, b) + colex rank of Black's cells among
+the cells White leaves free) * 2 + side to move``. Every tier of a solve lives in one flat
+uint16 array with an offset per ``(w, b)`` (-1: not kept), which is also what the
+alpha-beta kernel probes (``LagKernel(..., tiers=...)``).
 
 Record (uint16, :mod:`solvers.store`'s layout)
 ----------------------------------------------
@@ -69,6 +70,12 @@ from solvers.kernels.lag import (
 )
 from solvers.kernels.packed import packed_solve_result
 from solvers.kernels.table import _U0, _U1, I64, U64, compiled, popcount
+from solvers.kernels.tier_index import (
+    binomial_table,
+    colex_rank,
+    next_combination,
+    position_index,
+)
 from solvers.memory import require_memory
 from solvers.result import MoveValue, SolveResult
 from solvers.retrograde import ProgressCallback, follow_best_moves
@@ -128,44 +135,6 @@ def tiers_below(white: int, black: int) -> list[Tier]:
 
 
 # ------------------------------------------------------------------------- compiled
-@compiled
-def position_index(white: U64, black: U64, binom: np.ndarray, offsets: np.ndarray) -> I64:
-    """Index of ``(white, black, White to move)`` in the flat array (add 1 for Black to
-    move); -1 when its tier is not stored."""
-    w = popcount(white)
-    b = popcount(black)
-    base = offsets[w, b]
-    if base < 0:
-        return -1
-    cells = offsets.shape[0] - 1
-    white_rank = np.int64(0)
-    i = 0
-    mask = white
-    while mask != _U0:
-        low = mask & (~mask + _U1)
-        i += 1
-        white_rank += binom[popcount(low - _U1), i]
-        mask ^= low
-    black_rank = np.int64(0)
-    j = 0
-    mask = black
-    while mask != _U0:
-        low = mask & (~mask + _U1)
-        below = low - _U1
-        j += 1
-        black_rank += binom[popcount(below) - popcount(white & below), j]
-        mask ^= low
-    return base + (white_rank * binom[cells - w, b] + black_rank) * 2
-
-
-@compiled
-def next_combination(x: U64) -> U64:
-    """The next larger integer with as many set bits (Gosper's hack: colex order)."""
-    low = x & (~x + _U1)
-    ripple = x + low
-    return (((ripple ^ x) >> np.uint64(2)) // low) | ripple
-
-
 @compiled
 def solve_position(
     white: U64,
@@ -293,14 +262,7 @@ def solve_tier_slice(
     black_sets = binom[cells - w, b]
     base = offsets[w, b]
     # the rank of the first White set, then +1 per set (colex order is integer order)
-    white_rank = np.int64(0)
-    i = 0
-    mask = white
-    while mask != _U0:
-        low = mask & (~mask + _U1)
-        i += 1
-        white_rank += binom[popcount(low - _U1), i]
-        mask ^= low
+    white_rank = colex_rank(white, binom)
     while white_rank < white_sets:
         n_free = 0
         for cell in range(cells):
@@ -377,10 +339,7 @@ class LagTiers:
         for w, b in self.tiers:
             if w < 0 or b < 0 or w + b > cells:
                 raise ParameterError(f"tier ({w}, {b}) does not fit a board of {cells} cells")
-        self.binom = np.zeros((65, 65), dtype=np.int64)
-        for n in range(65):
-            for k in range(n + 1):
-                self.binom[n, k] = comb(n, k)
+        self.binom = binomial_table()
         self.offsets = np.full((cells + 1, cells + 1), -1, dtype=np.int64)
         total = 0
         for w, b in self.tiers:
@@ -671,7 +630,7 @@ def solve_lag_tiers(
     if max_seconds is not None:
         tables.deadline = started + max_seconds
     tables.solve_tiers(progress=progress)
-    return packed_solve_result(
+    result = packed_solve_result(
         game,
         position,
         tables,
@@ -689,3 +648,5 @@ def solve_lag_tiers(
             },
         },
     )
+    result.solver = "tiers"
+    return result
