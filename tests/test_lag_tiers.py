@@ -91,7 +91,7 @@ def test_a_flipped_end_score_is_caught() -> None:
 def test_ranking_is_a_bijection_onto_the_tiers() -> None:
     # every placement of the size-2 board (3^7) with either side to move gets its own index
     game = Lag(size=2, setup="BB/.../WW W")
-    tables = LagTiers(game, tiers_up_to(7, 7, 7))
+    tables = LagTiers(game, tiers_up_to(7, 7, 7), colour_symmetry=False)
     assert tables.positions == 2 * 3**7 == sum(tier_positions(7, w, b) for w, b in tables.tiers)
     seen = set()
     for cells in itertools.product(range(3), repeat=7):
@@ -100,6 +100,31 @@ def test_ranking_is_a_bijection_onto_the_tiers() -> None:
         for side in (0, 1):
             seen.add(tables.index((white, black, side)))
     assert seen == set(range(tables.positions))
+
+
+@pytest.mark.parametrize("goal", GOALS)
+def test_colour_symmetry_keeps_half_the_tiers_and_every_value(goal: str) -> None:
+    game = Lag(size=3, setup="B.B/..../...../.W../W.W W", goal=goal)
+    whole = LagTiers(game, tiers_below(3, 3), colour_symmetry=False)
+    whole.solve_tiers()
+    half = LagTiers(game, tiers_below(3, 3))
+    half.solve_tiers()
+    assert all(w >= b for w, b in half.tiers) and len(half.tiers) < len(whole.tiers)
+    for tier in half.tiers:
+        assert np.array_equal(half.tier_slice(tier), whole.tier_slice(tier))
+    rng = np.random.default_rng(5)
+    for _ in range(3000):  # positions of the tiers kept colour-swapped, read through the flip
+        cells = rng.permutation(19)
+        w, b = sorted(rng.choice(4, size=2, replace=False))  # w < b
+        position = (
+            sum(1 << int(c) for c in cells[:w]),
+            sum(1 << int(c) for c in cells[w : w + b]),
+            int(rng.integers(2)),
+        )
+        assert half.value(position) == whole.value(position)
+    # 2 against 3, kept colour-swapped (parsed by a game whose setup allows 3 a side)
+    root = Lag(size=3, setup="BBB/..../...../..../WWW W").parse("B.B/..../.B.../.W../W.. B")
+    assert LagTiers(game, tiers_below(2, 3)).solve_from(root) == whole.value(root)
 
 
 def test_tier_sizes_are_binomials() -> None:

@@ -98,7 +98,7 @@ from solvers.kernels.table import (
     toward_leaf,
     toward_root,
 )
-from solvers.kernels.tier_index import binomial_table, position_index
+from solvers.kernels.tier_index import binomial_table, locate
 from solvers.result import SolveResult
 from solvers.retrograde import ProgressCallback
 
@@ -368,6 +368,7 @@ def search(
     tiers: np.ndarray,
     tier_offsets: np.ndarray,
     binom: np.ndarray,
+    flip_cell: np.ndarray,
 ) -> I64:
     """Fail-soft negamax score of the position for ``side`` within (alpha, beta).
 
@@ -389,9 +390,9 @@ def search(
     if reached != 0:
         return reached * win
     if ctl[C_PROBE] != 0:
-        index = position_index(white, black, binom, tier_offsets)
+        index, _ = locate(white, black, side, binom, tier_offsets, flip_cell)
         if index >= 0:
-            record = np.int64(tiers[index + side])
+            record = np.int64(tiers[index])
             if record != 0:
                 ctl[C_TIER_HITS] += 1
                 score = win - (record & TIER_REMOTENESS_MASK) if remoteness != 0 else 1
@@ -492,6 +493,7 @@ def search(
             tiers,
             tier_offsets,
             binom,
+            flip_cell,
         )
         if ctl[S_ABORTED] != 0 or ctl[S_OVERFLOW] != 0:
             return 0
@@ -608,6 +610,7 @@ class LagKernel(CompiledKernel):
         self.binom = binomial_table()
         self.tier_records = np.zeros(1, dtype=np.uint16)
         self.tier_offsets = np.full((cells + 1, cells + 1), -1, dtype=np.int64)
+        self.flip_cell = np.zeros(0, dtype=np.int64)
         if tiers is not None:
             self.probe(tiers)
 
@@ -621,6 +624,7 @@ class LagKernel(CompiledKernel):
         if theirs != ours:
             raise ParameterError(f"tier tables of {theirs} cannot answer for {ours}")
         self.tier_records = tiers.table
+        self.flip_cell = tiers.flip_cell
         self.tier_offsets = np.full_like(tiers.offsets, -1)
         for w, b in tiers.complete:
             self.tier_offsets[w, b] = tiers.offsets[w, b]
@@ -727,6 +731,7 @@ class LagKernel(CompiledKernel):
                 self.tier_records,
                 self.tier_offsets,
                 self.binom,
+                self.flip_cell,
             )
         )
 

@@ -73,8 +73,10 @@ from solvers.kernels.table import _U0, _U1, I64, U64, compiled, popcount
 from solvers.kernels.tier_index import (
     binomial_table,
     colex_rank,
+    flip_cells,
+    flip_table,
+    locate,
     next_combination,
-    position_index,
 )
 from solvers.memory import require_memory
 from solvers.result import MoveValue, SolveResult
@@ -147,6 +149,7 @@ def solve_position(
     far: np.ndarray,
     binom: np.ndarray,
     offsets: np.ndarray,
+    flip_cell: np.ndarray,
     table: np.ndarray,
     moves: np.ndarray,
     order: np.ndarray,
@@ -196,17 +199,26 @@ def solve_position(
         else:
             child_white = child_opp
             child_black = child_own
-        child_index = position_index(child_white, child_black, binom, offsets)
+        child_index, flipped = locate(child_white, child_black, 1 - side, binom, offsets, flip_cell)
         if child_index < 0:
             ctl[T_MISSING] = 1
             return -1
-        child_index += 1 - side
         child = np.int64(table[child_index])
         if child == 0:
+            # solve the child as it is kept: its colour-swapped image if flipped (the
+            # recursive call gets exactly the entry's argument types, see solve_tier_slice)
+            if flipped:
+                child_white, child_black = (
+                    flip_cells(child_black, flip_cell),
+                    flip_cells(child_white, flip_cell),
+                )
+                child_side = side
+            else:
+                child_side = 1 - side
             child = solve_position(
                 child_white,
                 child_black,
-                1 - side,
+                child_side,
                 child_index,
                 ply + 1,
                 nbr,
@@ -214,6 +226,7 @@ def solve_position(
                 far,
                 binom,
                 offsets,
+                flip_cell,
                 table,
                 moves,
                 order,
@@ -246,6 +259,7 @@ def solve_tier_slice(
     far: np.ndarray,
     binom: np.ndarray,
     offsets: np.ndarray,
+    flip_cell: np.ndarray,
     table: np.ndarray,
     moves: np.ndarray,
     order: np.ndarray,
@@ -294,6 +308,7 @@ def solve_tier_slice(
                         far,
                         binom,
                         offsets,
+                        flip_cell,
                         table,
                         moves,
                         order,
@@ -328,6 +343,7 @@ class LagTiers:
         *,
         max_ply: int = DEFAULT_MAX_PLY,
         broken_end_score: bool = False,
+        colour_symmetry: bool = True,
     ) -> None:
         if game.name != "lag":
             raise ParameterError(f"LAG tier tables cannot solve {game.name!r}")
@@ -335,7 +351,11 @@ class LagTiers:
         kernel = LagKernel(game, tt_entries=2)  # the compiled rules' board tables
         self.nbr, self.dest, self.far = kernel.nbr, kernel.dest, kernel.far
         self.cells = cells = int(game.board.size)  # type: ignore[attr-defined]
-        self.tiers: list[Tier] = sorted(set(tiers), key=lambda t: (t[0] + t[1], t[0]))
+        board = game.board  # type: ignore[attr-defined]
+        #: image of every cell when the board is turned upside down (empty: every tier is
+        #: kept as it is)
+        self.flip_cell = flip_table(board.rows) if colour_symmetry else np.zeros(0, np.int64)
+        self.tiers: list[Tier] = self.kept(tiers)
         for w, b in self.tiers:
             if w < 0 or b < 0 or w + b > cells:
                 raise ParameterError(f"tier ({w}, {b}) does not fit a board of {cells} cells")
@@ -367,6 +387,13 @@ class LagTiers:
         self.deadline: float | None = None
 
     # ---------------------------------------------------------------- lookups
+    def kept(self, tiers: Iterable[Tier]) -> list[Tier]:
+        """The tiers that hold ``tiers``' positions (with colour symmetry, ``(w, b)`` is
+        kept as ``(b, w)`` when ``w < b``), lower tiers first."""
+        flip = self.flip_cell.size > 0
+        chosen = {(max(w, b), min(w, b)) if flip else (w, b) for w, b in tiers}
+        return sorted(chosen, key=lambda t: (t[0] + t[1], t[0]))
+
     def tier_slice(self, tier: Tier) -> np.ndarray:
         """The records of one tier (a view of the flat array)."""
         w, b = tier
@@ -379,15 +406,39 @@ class LagTiers:
         """Index of ``position`` in the flat array; :class:`PositionError` if its tier is not
         kept."""
         white, black, side = position
-        index = int(position_index(np.uint64(white), np.uint64(black), self.binom, self.offsets))
+        index, _ = locate(
+            np.uint64(white),
+            np.uint64(black),
+            np.int64(side),
+            self.binom,
+            self.offsets,
+            self.flip_cell,
+        )
         if index < 0:
             raise PositionError(
                 f"lag: no tier ({white.bit_count()}, {black.bit_count()}) in these tables"
             )
-        return index + side
+        return int(index)
+
+    def colour_swapped(self, position: Any) -> tuple[int, int, int]:
+        """``position`` turned upside down with the colours and the side to move swapped
+        (the same value)."""
+        white, black, side = position
+        flip = self.flip_cell
+        return (
+            sum(1 << int(flip[c]) for c in range(self.cells) if black >> c & 1),
+            sum(1 << int(flip[c]) for c in range(self.cells) if white >> c & 1),
+            1 - side,
+        )
 
     def record(self, position: Any) -> int:
-        return int(self.table[self.index(position)])
+        """The record of ``position`` (0: not solved). After :meth:`solve_from` a position
+        of a tier with as many White as Black pieces may be solved only as its colour-swapped
+        image, which is read then."""
+        record = int(self.table[self.index(position)])
+        if record == 0 and self.flip_cell.size:
+            record = int(self.table[self.index(self.colour_swapped(position))])
+        return record
 
     def value(self, position: Any) -> tuple[Outcome, int]:
         """Outcome for the player to move and remoteness of a solved ``position``."""
@@ -461,7 +512,7 @@ class LagTiers:
         return each tier's statistics (positions, wins, losses, largest remoteness,
         seconds). A capture must lead to a kept tier."""
         warm_up()
-        todo = self.tiers if tiers is None else sorted(tiers, key=lambda t: (t[0] + t[1], t[0]))
+        todo = self.tiers if tiers is None else self.kept(tiers)
         for tier in todo:
             if tier in self.complete:
                 continue
@@ -482,6 +533,7 @@ class LagTiers:
                     self.far,
                     self.binom,
                     self.offsets,
+                    self.flip_cell,
                     self.table,
                     self.moves,
                     self.order,
@@ -506,8 +558,10 @@ class LagTiers:
         """Solve every position reachable from ``position`` (each evaluated from all its
         children) and return its value."""
         warm_up()
-        white, black, side = position
         index = self.index(position)
+        white, black, side = position
+        if self.offsets[white.bit_count(), black.bit_count()] < 0:  # kept colour-swapped
+            white, black, side = self.colour_swapped(position)
 
         def call() -> bool:
             record = solve_position(
@@ -521,6 +575,7 @@ class LagTiers:
                 self.far,
                 self.binom,
                 self.offsets,
+                self.flip_cell,
                 self.table,
                 self.moves,
                 self.order,

@@ -10,6 +10,13 @@ rank of Black's cells among the cells White leaves free) * 2 + side to move``, w
 of a set ``c_1 < c_2 < ...`` is ``sum C(c_i, i)``: the number of sets of its size whose
 largest differing element is smaller, which is also the order of the sets' bitmasks as
 integers (so Gosper's hack, :func:`next_combination`, walks the ranks in order).
+
+Colour symmetry: turning the board upside down (row ``r`` to row ``rows - 1 - r``, each cell
+keeping its place in the row) and swapping the colours and the side to move maps LAG onto
+itself (forward stays forward, the far rows swap, objects and the goals are the same for the
+swapped player). So a tier ``(w, b)`` with ``w < b`` need not be kept: :func:`locate` finds
+its positions in the kept tier ``(b, w)``, which halves the tables but for the tiers with
+``w == b``.
 """
 
 from __future__ import annotations
@@ -66,6 +73,52 @@ def position_index(white: U64, black: U64, binom: np.ndarray, offsets: np.ndarra
         black_rank += binom[popcount(below) - popcount(white & below), j]
         mask ^= low
     return base + (white_rank * binom[cells - w, b] + black_rank) * 2
+
+
+@njit(cache=True, inline="always")
+def flip_cells(mask: U64, flip_cell: np.ndarray) -> U64:
+    """The cells of ``mask`` turned upside down (``flip_cell[i]`` is cell ``i``'s image)."""
+    out = _U0
+    rest = mask
+    while rest != _U0:
+        low = rest & (~rest + _U1)
+        out |= _U1 << np.uint64(flip_cell[popcount(low - _U1)])
+        rest ^= low
+    return out
+
+
+@compiled
+def locate(
+    white: U64,
+    black: U64,
+    side: I64,
+    binom: np.ndarray,
+    offsets: np.ndarray,
+    flip_cell: np.ndarray,
+) -> tuple[I64, bool]:
+    """(index, flipped): the record of ``(white, black, side)`` in the flat array, directly
+    or, when its tier is not kept and ``flip_cell`` is not empty, as its colour-swapped
+    image in the kept tier ``(b, w)`` (same value, ``flipped`` True); index -1 if neither."""
+    index = position_index(white, black, binom, offsets)
+    if index >= 0:
+        return index + side, False
+    if flip_cell.shape[0] == 0:
+        return np.int64(-1), False
+    index = position_index(
+        flip_cells(black, flip_cell), flip_cells(white, flip_cell), binom, offsets
+    )
+    if index < 0:
+        return np.int64(-1), False
+    return index + 1 - side, True
+
+
+def flip_table(rows: list[list[int]] | list[tuple[int, ...]]) -> np.ndarray:
+    """``flip_cell`` of a board given by its rows of cells, top to bottom."""
+    flip = np.zeros(sum(len(row) for row in rows), dtype=np.int64)
+    for r, row in enumerate(rows):
+        for place, cell in enumerate(row):
+            flip[cell] = rows[len(rows) - 1 - r][place]
+    return flip
 
 
 @compiled
