@@ -69,13 +69,13 @@ from solvers.kernels.lag import (
     warm_up,
 )
 from solvers.kernels.packed import packed_solve_result
-from solvers.kernels.table import _U0, _U1, I64, U64, compiled, popcount
+from solvers.kernels.table import _U0, _U1, I64, U64, compiled
 from solvers.kernels.tier_index import (
     binomial_table,
     colex_rank,
-    flip_cells,
     flip_table,
     locate,
+    map_cells,
     next_combination,
 )
 from solvers.memory import require_memory
@@ -209,8 +209,8 @@ def solve_position(
             # recursive call gets exactly the entry's argument types, see solve_tier_slice)
             if flipped:
                 child_white, child_black = (
-                    flip_cells(child_black, flip_cell),
-                    flip_cells(child_white, flip_cell),
+                    map_cells(child_black, flip_cell),
+                    map_cells(child_white, flip_cell),
                 )
                 child_side = side
             else:
@@ -285,12 +285,7 @@ def solve_tier_slice(
                 n_free += 1
         compressed = (_U1 << np.uint64(b)) - _U1
         for black_rank in range(black_sets):
-            black = _U0
-            rest = compressed
-            while rest != _U0:
-                low = rest & (~rest + _U1)
-                black |= _U1 << np.uint64(free[popcount(low - _U1)])
-                rest ^= low
+            black = map_cells(compressed, free)
             index = base + (white_rank * black_sets + black_rank) * 2
             for side in range(2):
                 # the entry of the recursive solve_position gets exactly the types of its

@@ -76,13 +76,15 @@ def position_index(white: U64, black: U64, binom: np.ndarray, offsets: np.ndarra
 
 
 @njit(cache=True, inline="always")
-def flip_cells(mask: U64, flip_cell: np.ndarray) -> U64:
-    """The cells of ``mask`` turned upside down (``flip_cell[i]`` is cell ``i``'s image)."""
+def map_cells(mask: U64, image: np.ndarray) -> U64:
+    """The set of the bits of ``mask`` mapped through ``image`` (bit ``i`` to bit
+    ``image[i]``): the board turned upside down, or a set of free-cell places deposited on
+    the free cells."""
     out = _U0
     rest = mask
     while rest != _U0:
         low = rest & (~rest + _U1)
-        out |= _U1 << np.uint64(flip_cell[popcount(low - _U1)])
+        out |= _U1 << np.uint64(image[popcount(low - _U1)])
         rest ^= low
     return out
 
@@ -104,9 +106,7 @@ def locate(
         return index + side, False
     if flip_cell.shape[0] == 0:
         return np.int64(-1), False
-    index = position_index(
-        flip_cells(black, flip_cell), flip_cells(white, flip_cell), binom, offsets
-    )
+    index = position_index(map_cells(black, flip_cell), map_cells(white, flip_cell), binom, offsets)
     if index < 0:
         return np.int64(-1), False
     return index + 1 - side, True
