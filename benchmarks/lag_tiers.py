@@ -57,6 +57,8 @@ def solve_and_measure(tables: Any) -> dict[str, Any]:
     seconds = time.perf_counter() - started
     return {
         "tiers": [dict(s) for s in stats.values()],
+        # with colour symmetry only the tiers with w >= b are kept (and solved)
+        "colour_symmetry": bool(tables.flip_cell.size),
         "positions": tables.positions,
         "seconds": round(seconds, 1),
         "positions_per_second": round(tables.positions / seconds),
@@ -199,7 +201,9 @@ def markdown(results: dict[str, Any]) -> str:
         "`solvers/kernels/lag_tiers.py`: a compiled retrograde over every position of every "
         "tier (White pieces, Black pieces), lower tiers first, each position evaluated from "
         "all of its children (fastest win, slowest loss). The alpha-beta kernel's answer is "
-        "the second road.",
+        "the second road. `(w >= b)`: only the tiers with at least as many White as Black "
+        "pieces are kept and solved; the others are their colour-swapped images (the board "
+        "turned upside down), read through that symmetry.",
         "",
     ]
     size3 = [r for key, r in sorted(results.items()) if key.startswith("size3")]
@@ -208,8 +212,8 @@ def markdown(results: dict[str, Any]) -> str:
             "## Size 3 from the standard setup, every tier up to 7 + 7",
             "",
             "| goal | goal_check | winner | remoteness | winning openings | kernel (value mode) "
-            "| kernel remoteness | positions | time (s) | positions/s | table | peak RSS (MiB) "
-            "| date, commit, load |",
+            "| kernel remoteness | positions solved | time (s) | positions/s | table "
+            "| peak RSS (MiB) | date, commit, load |",
             "|---|---|---|---:|---|---|---|---:|---:|---:|---:|---:|---|",
         ]
         for r in size3:
@@ -230,7 +234,8 @@ def markdown(results: dict[str, Any]) -> str:
             lines.append(
                 f"| {r['goal']} | {r['goal_check']} | {start['winner']} | {start['remoteness']} "
                 f"| {' '.join(start['winning_openings']) or 'none'} | {kernel} | {kernel_rem} "
-                f"| {r['positions']:,} | {r['seconds']} | {r['positions_per_second']:,} "
+                f"| {r['positions']:,}{' (w >= b)' if r.get('colour_symmetry') else ''} "
+                f"| {r['seconds']} | {r['positions_per_second']:,} "
                 f"| {r['table_bytes'] / 2**30:.2f} GiB | {r['peak_rss_mib']:,.0f} "
                 f"| {p['date']}, `{p['commit']}`, load {p['load_average']} |"
             )
