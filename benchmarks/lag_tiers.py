@@ -118,11 +118,16 @@ def size3_case(goal: str, goal_check: str, kernel_seconds: float) -> dict[str, A
     }
 
 
-#: Size-4 starts searched with and without probing the tables: the standard setup, and the
-#: two back rows only, whose games reach the small tiers after fewer captures.
+#: Size-4 starts searched with and without probing the tables: the standard setup, and
+#: back rows only, whose games reach the small tiers after fewer captures (one capture from
+#: 4 against 3 reaches a tier of w + b <= 6).
 PROBE_STARTS = (
     ("the standard setup (9 against 9)", None),
     ("the back rows only (4 against 4)", "BBBB/...../....../......./....../...../WWWW W"),
+    (
+        "four White against three Black on the back rows",
+        "BBB./...../....../......./....../...../WWWW W",
+    ),
 )
 
 
