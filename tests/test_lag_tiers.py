@@ -4,6 +4,7 @@ the readable rules, position for position, and the ways it can be stopped and re
 from __future__ import annotations
 
 import itertools
+import json
 from math import comb
 from pathlib import Path
 
@@ -24,6 +25,7 @@ from solvers.kernels.lag_tiers import (
     tiers_up_to,
 )
 from solvers.retrograde import retrograde
+from tests.cli_runner import run
 
 pytest.importorskip("numba")
 
@@ -200,3 +202,17 @@ def test_probed_tables_are_really_read() -> None:
     assert any(probing.value(p) != plain.value(p) for p in positions)
     with pytest.raises(ParameterError, match="cannot answer"):
         LagKernel(Lag(size=3, setup="B.B/..../...../.W../W.W W", goal="strict"), tiers=broken)
+
+
+def test_cgt_solve_with_tiers(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ("solve", "lag", "-p", "size=3", "-p", f"setup={SETUPS[1][1]}", "--json")
+    code, out, _ = run(capsys, *args, "--solver", "tiers")
+    assert code == 0
+    ours = json.loads(out)
+    code, out, _ = run(capsys, *args, "--solver", "retrograde", "--no-symmetry")
+    theirs = json.loads(out)
+    assert ours["solver"] == "tiers"
+    for key in ("outcome", "remoteness", "moves", "best_moves"):
+        assert ours[key] == theirs[key]
+    code, _, err = run(capsys, *args, "--solver", "tiers", "--save")
+    assert code == 2 and "do not apply" in err
