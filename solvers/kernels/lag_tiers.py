@@ -69,6 +69,7 @@ from cgt.errors import CGTError, ParameterError, PositionError
 from cgt.protocol import Game, Outcome
 from solvers.budget import SearchBudgetExceeded, check_max_seconds
 from solvers.kernels.lag import (
+    C_GOAL,
     LagKernel,
     count_objects,
     end_score,
@@ -374,7 +375,7 @@ class LagTiers:
         # it reaches
         self.table = np.zeros(max(total, 1), dtype=np.uint16)
         self.ctl = np.zeros(CTL_LENGTH, dtype=np.int64)
-        self.ctl[T_GOAL] = kernel.ctl[0]  # the kernel's goal code (goal and far-row check)
+        self.ctl[T_GOAL] = kernel.ctl[C_GOAL]  # the kernel's goal code (goal, far-row check)
         self.ctl[T_BROKEN] = 1 if broken_end_score else 0
         self.ctl[T_CELLS] = cells
         self.moves = np.zeros((max_ply + 1, 4 * cells), dtype=np.int64)
