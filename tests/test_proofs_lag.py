@@ -219,10 +219,11 @@ def test_winner_against_random_loser_always_wins() -> None:
 def test_size3_standard_setup_optimal_lines() -> None:
     # The default check (minutes): every optimal line is counted in the histogram, and the
     # root's winner and remoteness (the kernel's) are those of a second road: the tier
-    # retrograde (solvers.kernels.lag_tiers), which evaluates every one of the 1.07 billion
-    # positions of every tier up to 7 + 7 from all of its children, with no search (some 4
-    # to 8 minutes of one core and 2 GiB; the pure-Python alpha-beta it replaces never
-    # finished).
+    # retrograde (solvers.kernels.lag_tiers), which evaluates every position of every tier
+    # up to 7 + 7 (652 million kept with the colour symmetry) from all of its children, with
+    # no search: about 3.5 minutes of CPU and 1.2 GiB (benchmarks/LAG_TIERS.md); the whole
+    # test took 376 s on a shared 2-core machine. The pure-Python alpha-beta it replaces
+    # never finished.
     from solvers.kernels.lag_tiers import LagTiers, tiers_below
 
     verdict = run_claim("lag.ideal-goal-frequency", random_games=100, winner_vs_random_games=20)
