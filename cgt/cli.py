@@ -153,11 +153,12 @@ def show_command(game_name: str, position: str | None, params: tuple[str, ...]) 
 )
 @click.option(
     "--solver",
-    type=click.Choice(["auto", "retrograde", "alphabeta", "compiled"]),
+    type=click.Choice(["auto", "retrograde", "alphabeta", "compiled", "tiers"]),
     default="auto",
     show_default=True,
     help="auto: retrograde when the graph is small, else the compiled kernel if the game has "
-    "one (control, lag, super-nonnect, ...), else alpha-beta.",
+    "one (control, lag, super-nonnect, ...), else alpha-beta. tiers (lag): every position of "
+    "every piece-count tier at or below the position's, lower tiers first (endgame databases).",
 )
 @click.option(
     "--method",
@@ -244,6 +245,11 @@ def solve_command(
     position = position if position is not None else position_option
     if method == "dfpn" and (jobs > 1 or save or db is not None):
         raise click.UsageError("--method dfpn solves in one process: drop --jobs, --save and --db")
+    if solver == "tiers" and (save or jobs > 1):
+        raise click.UsageError(
+            "--solver tiers solves whole piece-count tiers in memory; --save and --jobs do not "
+            "apply to it"
+        )
     game = make_game(game_name, params)
     pos = parse_position(game, position)
     from solvers import solve

@@ -13,7 +13,10 @@ from solvers.result import SolveResult
 from solvers.retrograde import PositionLimitExceeded, ProgressCallback, retrograde
 from solvers.tt import TranspositionTable
 
-SOLVERS = ("auto", "retrograde", "alphabeta", "compiled")
+SOLVERS = ("auto", "retrograde", "alphabeta", "compiled", "tiers")
+#: Games with a tier retrograde (endgame databases by piece count): game name -> module and
+#: entry point, imported only when asked for.
+TIER_SOLVERS = {"lag": ("solvers.kernels.lag_tiers", "solve_lag_tiers")}
 #: "auto" enumerates at most this many positions before switching to a search: retrograde
 #: keeps every position in memory and enumerates at some 10^4-10^5 positions per second.
 AUTO_MAX_POSITIONS = 2_000_000
@@ -70,6 +73,8 @@ def solve(
     (retrograde when the reachable graph has at most ``max_positions`` positions, else the
     compiled kernel when the game has one, else alpha-beta).
     ``remoteness=False`` lets the searches prune more; retrograde always knows remoteness.
+    ``tiers`` (LAG only) solves every position of every piece-count tier at or below the
+    position's, lower tiers first (:mod:`solvers.kernels.lag_tiers`).
     ``max_seconds`` bounds the whole solve, whichever solvers ``auto`` goes through (it
     then raises :class:`solvers.budget.SearchBudgetExceeded`, saying how far it got).
     A table that cannot fit in the available memory is refused before the solve starts.
@@ -96,6 +101,8 @@ def solve(
         raise ParameterError(
             f"no compiled kernel for {game.name!r} (kernels: {', '.join(compiled_solver_names())})"
         )
+    if solver == "tiers":
+        return _solve_tiers(game, position, remoteness, progress, max_seconds)
     deadline = Deadline(max_seconds)
     if position is None:
         position = game.initial_position()
@@ -208,3 +215,26 @@ def _solve_compiled(
         if fall_back:
             return None
         raise
+
+
+def _solve_tiers(
+    game: Game[Any, Any],
+    position: Any,
+    remoteness: bool,
+    progress: ProgressCallback | None,
+    max_seconds: float | None,
+) -> SolveResult:
+    """The game's tier retrograde (every tier at or below the position's piece counts)."""
+    import importlib
+
+    if game.name not in TIER_SOLVERS:
+        raise ParameterError(
+            f"no tier retrograde for {game.name!r} (games: {', '.join(sorted(TIER_SOLVERS))})"
+        )
+    module, function = TIER_SOLVERS[game.name]
+    solve_by_tiers = getattr(importlib.import_module(module), function)
+    result: SolveResult = solve_by_tiers(
+        game, position, remoteness=remoteness, progress=progress, max_seconds=max_seconds
+    )
+    result.extra["requested_solver"] = "tiers"
+    return result

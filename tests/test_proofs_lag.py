@@ -218,17 +218,21 @@ def test_winner_against_random_loser_always_wins() -> None:
 @pytest.mark.slow
 def test_size3_standard_setup_optimal_lines() -> None:
     # The default check (minutes): every optimal line is counted in the histogram, and the
-    # root's winner and remoteness (the kernel's) are those of a second road, the
-    # pure-Python alpha-beta over the readable rules (tens of minutes of CPU).
-    from solvers.alphabeta import AlphaBeta
+    # root's winner and remoteness (the kernel's) are those of a second road: the tier
+    # retrograde (solvers.kernels.lag_tiers), which evaluates every position of every tier
+    # up to 7 + 7 (652 million kept with the colour symmetry) from all of its children, with
+    # no search: about 3.5 minutes of CPU and 1.2 GiB (benchmarks/LAG_TIERS.md); the whole
+    # test took 376 s on a shared 2-core machine. The pure-Python alpha-beta it replaces
+    # never finished.
+    from solvers.kernels.lag_tiers import LagTiers, tiers_below
 
     verdict = run_claim("lag.ideal-goal-frequency", random_games=100, winner_vs_random_games=20)
     stats = verdict.evidence["per_goal"]["standard"]
     assert sum(stats["winner_objects_histogram"].values()) == stats["games"]
     game = Lag(size=3)
-    outcome, remoteness = AlphaBeta(game, tt_entries=1 << 21, remoteness=True).value(
-        game.initial_position()
-    )
+    tables = LagTiers(game, tiers_below(7, 7))
+    tables.solve_tiers()
+    outcome, remoteness = tables.value(game.initial_position())
     assert outcome == Outcome.WIN and stats["perfect_play_winner"] == "White"
     assert stats["remoteness"] == remoteness
 

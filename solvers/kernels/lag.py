@@ -108,6 +108,7 @@ from solvers.kernels.table import (
     toward_leaf,
     toward_root,
 )
+from solvers.kernels.tier_index import binomial_table, locate
 from solvers.result import SolveResult
 from solvers.retrograde import ProgressCallback
 
@@ -127,6 +128,11 @@ def goal_code(goal: str, goal_check: str) -> int:
     return code
 
 
+# the tier tables' records (solvers.store's layout): bits 14-15 outcome, 0-13 remoteness
+TIER_OUTCOME_SHIFT = 14
+TIER_REMOTENESS_MASK = (1 << TIER_OUTCOME_SHIFT) - 1
+TIER_WIN = 1
+
 #: Largest board: a position is one uint64 per colour.
 MAX_CELLS = 64
 #: Deepest search path (plies). Each move raises the potential of proofs/lag.py, which
@@ -142,6 +148,10 @@ C_SYMMETRY = 2
 C_BUCKET_MASK = 3
 C_MAX_PLY = 4
 C_CHUNKS = 5
+#: 1 when the search probes tier tables (endgame databases, :mod:`solvers.kernels.lag_tiers`)
+C_PROBE = 6
+#: Positions answered by the tier tables instead of searched.
+C_TIER_HITS = 7
 HISTORY = 32
 MOVE_CODES = 64 * 64
 CTL_LENGTH = HISTORY + 2 * MOVE_CODES
@@ -365,11 +375,17 @@ def search(
     moves: np.ndarray,
     order: np.ndarray,
     tt: np.ndarray,
+    tiers: np.ndarray,
+    tier_offsets: np.ndarray,
+    binom: np.ndarray,
+    flip_cell: np.ndarray,
 ) -> I64:
     """Fail-soft negamax score of the position for ``side`` within (alpha, beta).
 
     Returns 0 with ``ctl[S_ABORTED]`` (node budget) or ``ctl[S_OVERFLOW]`` (ply limit) set
-    when one runs out; nothing computed after that is stored.
+    when one runs out; nothing computed after that is stored. With ``ctl[C_PROBE]`` set, a
+    position whose piece counts are a kept tier of ``tiers`` (flat uint16 records of
+    :mod:`solvers.kernels.lag_tiers`, placed by ``tier_offsets``) is read, not searched.
     """
     ctl[S_NODES] += 1
     if ctl[S_NODES] > ctl[S_NODE_LIMIT]:
@@ -383,6 +399,14 @@ def search(
     reached = goal_score(white, black, side, goal, far, nbr)
     if reached != 0:
         return reached * win
+    if ctl[C_PROBE] != 0:
+        index, _ = locate(white, black, side, binom, tier_offsets, flip_cell)
+        if index >= 0:
+            record = np.int64(tiers[index])
+            if record != 0:
+                ctl[C_TIER_HITS] += 1
+                score = win - (record & TIER_REMOTENESS_MASK) if remoteness != 0 else 1
+                return score if record >> TIER_OUTCOME_SHIFT == TIER_WIN else -score
     # table key: the smaller of the position and its mirror image
     key_white = white
     key_black = black
@@ -476,6 +500,10 @@ def search(
             moves,
             order,
             tt,
+            tiers,
+            tier_offsets,
+            binom,
+            flip_cell,
         )
         if ctl[S_ABORTED] != 0 or ctl[S_OVERFLOW] != 0:
             return 0
@@ -700,6 +728,7 @@ class LagKernel(CompiledKernel):
         symmetry: bool = True,
         max_ply: int = DEFAULT_MAX_PLY,
         method: str = "alphabeta",
+        tiers: Any = None,
     ) -> None:
         if game.name != "lag":
             raise ParameterError(f"the compiled LAG kernel cannot solve {game.name!r}")
@@ -763,6 +792,33 @@ class LagKernel(CompiledKernel):
         self.order_buffer = np.zeros((max_ply + 1, 4 * cells), dtype=np.int64)
         #: df-pn: the children's (proof, disproof) numbers of every node on the path
         self.numbers = np.zeros((max_ply + 1 if method == "dfpn" else 1, 2, 4 * cells), np.int64)
+        self.binom = binomial_table()
+        self.tier_records = np.zeros(1, dtype=np.uint16)
+        self.tier_offsets = np.full((cells + 1, cells + 1), -1, dtype=np.int64)
+        self.flip_cell = np.zeros(0, dtype=np.int64)
+        if tiers is not None:
+            self.probe(tiers)
+
+    def probe(self, tiers: Any) -> None:
+        """Read positions of the complete tiers of ``tiers`` (a
+        :class:`~solvers.kernels.lag_tiers.LagTiers` of the same board and goal) instead of
+        searching them. Only complete tiers are probed: a record there is final."""
+        params = ("size", "goal", "goal_check")
+        theirs = {p: tiers.game.parameters[p] for p in params}
+        ours = {p: self.game.parameters[p] for p in params}
+        if theirs != ours:
+            raise ParameterError(f"tier tables of {theirs} cannot answer for {ours}")
+        self.tier_records = tiers.table
+        self.flip_cell = tiers.flip_cell
+        self.tier_offsets = np.full_like(tiers.offsets, -1)
+        for w, b in tiers.complete:
+            self.tier_offsets[w, b] = tiers.offsets[w, b]
+        self.ctl[C_PROBE] = 1 if tiers.complete else 0
+
+    @property
+    def tier_hits(self) -> int:
+        """Positions answered by the tier tables so far."""
+        return int(self.ctl[C_TIER_HITS])
 
     # ---------------------------------------------------------------- conversions
     def check_position(self, position: Any) -> tuple[np.uint64, np.uint64, int]:
@@ -876,6 +932,10 @@ class LagKernel(CompiledKernel):
                 self.moves_buffer,
                 self.order_buffer,
                 self.tt,
+                self.tier_records,
+                self.tier_offsets,
+                self.binom,
+                self.flip_cell,
             )
         )
 
@@ -915,9 +975,11 @@ def solve_lag(
     max_seconds: float | None = None,
     progress: ProgressCallback | None = None,
     method: str = "alphabeta",
+    tiers: Any = None,
 ) -> SolveResult:
     """Solve a LAG position exactly with the compiled kernel: the root value and the value
     of every root move (each child solved as its own root with a full window).
+    ``tiers``: solved tier tables (:class:`~solvers.kernels.lag_tiers.LagTiers`) to probe.
 
     ``remoteness=False`` gives win/loss only and prunes far more; ``True`` gives exact
     remoteness. ``symmetry`` keys positions by the smaller of them and their mirror image.
@@ -928,7 +990,12 @@ def solve_lag(
     """
     compile_seconds = warm_up()
     kernel = LagKernel(
-        game, remoteness=remoteness, tt_entries=tt_entries, symmetry=symmetry, method=method
+        game,
+        remoteness=remoteness,
+        tt_entries=tt_entries,
+        symmetry=symmetry,
+        method=method,
+        tiers=tiers,
     )
     result = run_solve(
         kernel,
@@ -941,6 +1008,7 @@ def solve_lag(
         symmetry=symmetry,
     )
     result.extra["method"] = method
+    result.extra["tier_hits"] = kernel.tier_hits
     return result
 
 
