@@ -39,6 +39,8 @@ class OpenBoard:
     job_seconds: float
     why: str
     split: bool = True
+    #: the jobs' search: df-pn where benchmarks/DFPN.md shows it far ahead of alpha-beta
+    method: str = "alphabeta"
 
 
 OPEN_BOARDS = (
@@ -50,7 +52,7 @@ OPEN_BOARDS = (
         30.0,
         "the designer's recommended board; the document's engines suggest the second player",
     ),
-    OpenBoard("lag-4", "lag", {"size": 4}, 2, 30.0, "the board the document plays"),
+    OpenBoard("lag-4", "lag", {"size": 4}, 2, 30.0, "the board the document plays", method="dfpn"),
     OpenBoard(
         "super-nonnect-3x3-revised",
         "super-nonnect",
@@ -58,6 +60,7 @@ OPEN_BOARDS = (
         2,
         30.0,
         "the document's own board under its revised rule",
+        method="dfpn",
     ),
 )
 
@@ -187,6 +190,7 @@ def main(argv: list[str] | None = None) -> int:
                 run=not args.status,
                 progress=progress,
                 split=board.split,
+                method=board.method,
             )
         finally:
             progress.close()

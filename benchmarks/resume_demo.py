@@ -71,6 +71,7 @@ def main(argv: list[str] | None = None) -> int:
     cgt_command = (
         f"cgt frontier {board.game} {flags} --depth {board.depth} --solver compiled "
         f"--job-seconds {board.job_seconds:g} --split"
+        + ("" if board.method == "alphabeta" else f" --method {board.method}")
     )
     command = [
         sys.executable,

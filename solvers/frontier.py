@@ -414,9 +414,11 @@ def solve_job(
     solver: JobSolver,
     tt_entries: int | None,
     max_seconds: float | None,
+    method: str = "alphabeta",
 ) -> tuple[int | None, int, float]:
     """Solve one job (value only): ``(outcome code or None if the budget ran out, nodes,
-    seconds)``. Runs in a worker process or on a cluster node, so it returns plain data."""
+    seconds)``. Runs in a worker process or on a cluster node, so it returns plain data.
+    ``method`` is the compiled kernel's search: alpha-beta or df-pn."""
     from solvers.api import solve
 
     started = time.perf_counter()
@@ -428,6 +430,7 @@ def solve_job(
             remoteness=False,
             tt_entries=tt_entries,
             max_seconds=max_seconds,
+            method=method,
         )
     except SearchBudgetExceeded as exc:
         return None, exc.nodes, time.perf_counter() - started
@@ -526,6 +529,7 @@ def solve_frontier(
     progress: ProgressCallback | None = None,
     max_tree: int = DEFAULT_MAX_TREE,
     split: bool = False,
+    method: str = "alphabeta",
 ) -> FrontierStatus:
     """Prove ``position`` (default: the start) by the jobs ``depth`` plies below it, storing
     each proven job in ``database`` at once; ``run=False`` only reports the frontier.
@@ -548,6 +552,8 @@ def solve_frontier(
     check_max_seconds(max_seconds)
     if jobs < 1:
         raise ParameterError(f"jobs must be at least 1, got {jobs}")
+    if method != "alphabeta" and solver != "compiled":
+        raise ParameterError(f"method {method} runs in the compiled kernel: use solver compiled")
     if split and job_seconds is None:
         raise ParameterError("splitting jobs needs a job budget: give job_seconds")
     if run:
@@ -627,7 +633,7 @@ def solve_frontier(
         if remaining is not None:
             budget = remaining if budget is None else min(budget, remaining)
         outputs = make_parallel(jobs, backend)(
-            delayed(solve_job)(game, tree.positions[node], solver, tt_entries, budget)
+            delayed(solve_job)(game, tree.positions[node], solver, tt_entries, budget, method)
             for node in pending
         )
         for node, (code, nodes, seconds) in zip(pending, outputs):
@@ -636,7 +642,14 @@ def solve_frontier(
             recorded_budget = job_seconds if outcome is None and budget == job_seconds else None
             if outcome is None and recorded_budget is None:
                 stopped = True
-            store.record(tree.keys[node], outcome, nodes, seconds, recorded_budget, solver)
+            store.record(
+                tree.keys[node],
+                outcome,
+                nodes,
+                seconds,
+                recorded_budget,
+                solver if method == "alphabeta" else f"{solver}-{method}",
+            )
             tried[key_text(tree.keys[node])] = store.attempts_of(tree.keys[node])
             run_jobs += 1
             run_nodes += nodes

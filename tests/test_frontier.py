@@ -138,7 +138,7 @@ def test_a_job_out_of_budget_is_open_and_retried_only_with_a_larger_budget(
     budgets: list[float | None] = []
     real = frontier.solve_job
 
-    def out_of_time(game: Any, position: Any, solver: str, tt: Any, budget: Any) -> Any:
+    def out_of_time(game: Any, position: Any, solver: str, tt: Any, budget: Any, *_: Any) -> Any:
         budgets.append(budget)
         return None, 10, 0.5
 
@@ -214,7 +214,7 @@ def _budget_by_stones(stones_needed: int) -> Any:
     marks and solves the others with the retrograde solver."""
     real = frontier.solve_job
 
-    def solver(game: Any, position: Any, solver: str, tt: Any, budget: Any) -> Any:
+    def solver(game: Any, position: Any, solver: str, tt: Any, budget: Any, *_: Any) -> Any:
         if bin(position[0] | position[1]).count("1") < stones_needed:
             return None, 7, 0.01
         return real(game, position, "retrograde", tt, budget)
@@ -318,3 +318,31 @@ def test_large_estimates_never_pass_for_infinity() -> None:
     assert frontier.most_proving_job(tree, value, proof, disproof) == 1
     estimate = frontier.job_estimate(30, 1, 60)
     assert 40 * estimate[1] < frontier.PN_INFINITY
+
+
+@pytest.mark.parametrize(
+    ("name", "params"), [("control", {"size": 2}), ("super-nonnect", {"a": 2, "b": 2})]
+)
+def test_df_pn_jobs_give_retrograde_s_value(
+    tmp_path: Path, name: str, params: dict[str, Any]
+) -> None:
+    game = load_game(name, **params)
+    expected = retrograde(game, game.initial_position()).result(game.initial_position())
+    status = solve_frontier(
+        game,
+        depth=2,
+        database=_database(tmp_path),
+        backend="threading",
+        solver="compiled",
+        method="dfpn",
+    )
+    assert status.root == expected.outcome
+
+
+def test_df_pn_jobs_need_the_compiled_kernel(tmp_path: Path) -> None:
+    from cgt.errors import ParameterError
+
+    with pytest.raises(ParameterError, match="compiled"):
+        solve_frontier(
+            load_game("control", size=2), depth=1, database=_database(tmp_path), method="dfpn"
+        )

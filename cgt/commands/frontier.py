@@ -47,6 +47,14 @@ from cgt.progress import StderrProgress
     help="Stop the run after this many seconds (proven jobs stay stored).",
 )
 @click.option(
+    "--method",
+    type=click.Choice(["alphabeta", "dfpn"]),
+    default="alphabeta",
+    show_default=True,
+    help="Search of each job in the compiled kernel: alpha-beta, or df-pn (control, lag, "
+    "super-nonnect; see benchmarks/DFPN.md for which wins where).",
+)
+@click.option(
     "--split",
     is_flag=True,
     help="Split a job that runs out of --job-seconds into its children (recursively), and "
@@ -72,6 +80,7 @@ def frontier_command(
     solver: str,
     job_seconds: float | None,
     max_seconds: float | None,
+    method: str,
     split: bool,
     tt_entries: int | None,
     no_symmetry: bool,
@@ -110,6 +119,7 @@ def frontier_command(
             run=not status_only,
             progress=progress,
             split=split,
+            method=method,
         )
     finally:
         progress.close()
