@@ -202,7 +202,8 @@ def main(argv: list[str] | None = None) -> int:
             "job_seconds": job_seconds,
             "command": f"cgt frontier {board.game} {params} --depth {board.depth} "
             f"--solver compiled --job-seconds {job_seconds:g}"
-            + (" --split" if board.split else ""),
+            + (" --split" if board.split else "")
+            + ("" if board.method == "alphabeta" else f" --method {board.method}"),
             "run": {
                 "command": "python benchmarks/open_boards.py " + " ".join(argv or sys.argv[1:]),
                 "date": time.strftime("%Y-%m-%d", time.gmtime()),
