@@ -33,15 +33,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import platform
 import random
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -146,33 +141,6 @@ def measure() -> dict[str, Any]:
 
 
 # ------------------------------------------------------------ driver
-def _load() -> float:
-    return round(os.getloadavg()[0], 2)
-
-
-def _git(*args: str) -> str:
-    return subprocess.run(
-        ["git", *args], cwd=ROOT, capture_output=True, text=True, check=True
-    ).stdout.strip()
-
-
-def _run_tree(tree: Path) -> dict[str, Any]:
-    """One measurement in a fresh process whose imports come from ``tree``."""
-    env = dict(os.environ, PYTHONPATH=str(tree))
-    load_before = _load()
-    done = subprocess.run(
-        [sys.executable, __file__, "--measure", str(tree)],
-        capture_output=True,
-        text=True,
-        env=env,
-        check=True,
-    )
-    out: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
-    out["load_before"] = load_before
-    out["load_after"] = _load()
-    return out
-
-
 def _summary(runs: list[dict[str, Any]]) -> dict[str, Any]:
     """Medians and bests over the repeats (node counts are the same in every repeat)."""
     rates = [r["size4_rate"]["rate_cpu"] for r in runs]
@@ -263,43 +231,20 @@ def main() -> None:
         print(json.dumps(measure()))
         return
     sys.path.insert(0, str(ROOT / "benchmarks"))
-    from run import machine  # beside this file
+    from baseline_trees import compare  # beside this file
 
     command = (
         "python benchmarks/control_kernel.py"
         + (f" --baseline {args.baseline}" if args.baseline != BASELINE_COMMIT else "")
         + (f" --repeats {args.repeats}" if args.repeats != 2 else "")
     )
-    baseline_commit = _git("rev-parse", "--short", args.baseline)
-    dirty = _git("status", "--porcelain", "--", "solvers", "cgt") != ""
-    runs: dict[str, list[dict[str, Any]]] = {"current": [], "baseline": []}
-    with tempfile.TemporaryDirectory(prefix="control-baseline-") as temporary:
-        archive = subprocess.run(
-            ["git", "archive", args.baseline], cwd=ROOT, capture_output=True, check=True
-        ).stdout
-        subprocess.run(["tar", "-x", "-C", temporary], input=archive, check=True)
-        trees = {"current": ROOT, "baseline": Path(temporary)}
-        for repeat in range(args.repeats):
-            for name, tree in trees.items():
-                print(f"run {repeat + 1}/{args.repeats}: {name} ...", file=sys.stderr, flush=True)
-                runs[name].append(_run_tree(tree))
-                print(json.dumps(runs[name][-1]["size4_rate"]), file=sys.stderr, flush=True)
-    info = machine()
-    if dirty:  # the measured kernel is not the commit's
-        info["commit"] += " with uncommitted changes"
     report = {
         "command": command,
-        "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
-        "commit": info["commit"],
-        "machine": {k: info[k] for k in ("cpu", "cores", "memory", "python", "system")},
-        "platform": platform.platform(),
-        "repeats": args.repeats,
+        **compare(Path(__file__), args.baseline, args.repeats, show="size4_rate"),
         "targets": {"size3_nodes": SIZE3_TARGET_NODES, "size4_rate_cpu": RATE_TARGET},
-        "current": {"commit": info["commit"], "runs": runs["current"]},
-        "baseline": {"commit": baseline_commit, "runs": runs["baseline"]},
     }
     for name in ("current", "baseline"):
-        report[name]["summary"] = _summary(runs[name])
+        report[name]["summary"] = _summary(report[name]["runs"])
     JSON_PATH.write_text(json.dumps(report, indent=1) + "\n")
     text = markdown(report)
     MARKDOWN_PATH.write_text(text)

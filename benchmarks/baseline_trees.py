@@ -1,0 +1,98 @@
+"""Measure the current tree beside a baseline commit, each in its own process.
+
+Shared by the kernel benchmarks (``control_kernel.py``, ``lag_kernel.py``,
+``super_nonnect_kernel.py``): a benchmark script defines ``measure() -> dict`` (one
+measurement of the kernel first on ``sys.path``) and calls :func:`compare`, which extracts the
+baseline with ``git archive`` into a temporary directory, then runs ``script --measure TREE``
+for the two trees alternately, ``repeats`` times, and returns every run's JSON with the load
+average around it. Each tree compiles its own numba cache in its own directory, so the two
+kernels never share compiled code.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def load() -> float:
+    """The one-minute load average: the machine is shared, so every run records it."""
+    return round(os.getloadavg()[0], 2)
+
+
+def git(*args: str) -> str:
+    return subprocess.run(
+        ["git", *args], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout.strip()
+
+
+def run_tree(script: Path, tree: Path, extra: list[str] | None = None) -> dict[str, Any]:
+    """One measurement by ``script --measure tree`` in a fresh process importing ``tree``."""
+    env = dict(os.environ, PYTHONPATH=str(tree))
+    load_before = load()
+    done = subprocess.run(
+        [sys.executable, str(script), "--measure", str(tree), *(extra or [])],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
+    )
+    out: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    out["load_before"] = load_before
+    out["load_after"] = load()
+    return out
+
+
+def compare(
+    script: Path,
+    baseline: str,
+    repeats: int,
+    extra: list[str] | None = None,
+    show: str | None = None,
+) -> dict[str, Any]:
+    """Runs of the current tree and of ``baseline``, alternately, with the common header.
+
+    ``show`` names a key of a run printed to stderr after it, as progress. The result holds
+    ``command``-independent facts: date, commit (marked when solvers/ or cgt/ have
+    uncommitted changes, since the measured kernel is then not the commit's), machine,
+    platform, repeats, and ``current``/``baseline`` with their commit and runs.
+    """
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from run import machine  # beside this file
+
+    baseline_commit = git("rev-parse", "--short", baseline)
+    dirty = git("status", "--porcelain", "--", "solvers", "cgt") != ""
+    runs: dict[str, list[dict[str, Any]]] = {"current": [], "baseline": []}
+    with tempfile.TemporaryDirectory(prefix="kernel-baseline-") as temporary:
+        archive = subprocess.run(
+            ["git", "archive", baseline], cwd=ROOT, capture_output=True, check=True
+        ).stdout
+        subprocess.run(["tar", "-x", "-C", temporary], input=archive, check=True)
+        trees = {"current": ROOT, "baseline": Path(temporary)}
+        for repeat in range(repeats):
+            for name, tree in trees.items():
+                print(f"run {repeat + 1}/{repeats}: {name} ...", file=sys.stderr, flush=True)
+                runs[name].append(run_tree(script, tree, extra))
+                if show is not None:
+                    print(json.dumps(runs[name][-1][show]), file=sys.stderr, flush=True)
+    info = machine()
+    if dirty:
+        info["commit"] += " with uncommitted changes"
+    return {
+        "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        "commit": info["commit"],
+        "machine": {k: info[k] for k in ("cpu", "cores", "memory", "python", "system")},
+        "platform": platform.platform(),
+        "repeats": repeats,
+        "current": {"commit": info["commit"], "runs": runs["current"]},
+        "baseline": {"commit": baseline_commit, "runs": runs["baseline"]},
+    }
