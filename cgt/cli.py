@@ -212,6 +212,15 @@ def show_command(game_name: str, position: str | None, params: tuple[str, ...]) 
     default=None,
     help="Solution database file (default $CGT_DB or ~/.cache/cgt/solutions.sqlite).",
 )
+@click.option(
+    "--tiers-dir",
+    "tier_dir",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="LAG tier tables (a directory). With --solver tiers: take up the tiers already "
+    "solved there and write each tier as it is solved, so a stopped solve resumes; with "
+    "--solver compiled: probe them from the search.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object on stdout.")
 def solve_command(
     game_name: str,
@@ -228,6 +237,7 @@ def solve_command(
     backend: str,
     save: bool,
     db: Path | None,
+    tier_dir: Path | None,
     as_json: bool,
 ) -> None:
     """Solve POSITION of GAME (default: the initial position) with perfect play: winner,
@@ -248,8 +258,10 @@ def solve_command(
     if solver == "tiers" and (save or jobs > 1):
         raise click.UsageError(
             "--solver tiers solves whole piece-count tiers in memory; --save and --jobs do not "
-            "apply to it"
+            "apply to it (--tiers-dir DIR keeps its tables)"
         )
+    if tier_dir is not None and (save or jobs > 1 or db is not None):
+        raise click.UsageError("--tiers-dir solves in one process: drop --jobs, --save and --db")
     game = make_game(game_name, params)
     pos = parse_position(game, position)
     from solvers import solve
@@ -313,6 +325,7 @@ def solve_command(
                 tt_entries=tt_entries,
                 max_seconds=max_seconds,
                 method=method,
+                tier_dir=tier_dir,
             )
     except SearchBudgetExceeded as stopped:
         if as_json:

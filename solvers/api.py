@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from cgt.errors import ParameterError
@@ -64,6 +65,7 @@ def solve(
     max_positions: int = AUTO_MAX_POSITIONS,
     max_seconds: float | None = None,
     method: str = "alphabeta",
+    tier_dir: Path | None = None,
 ) -> SolveResult:
     """Solve ``position`` (default: the initial position) of ``game`` exactly.
 
@@ -81,6 +83,9 @@ def solve(
     ``method="dfpn"``: the compiled kernel's depth-first proof-number search instead of its
     alpha-beta (games of :data:`DFPN_GAMES`, ``solver`` compiled or auto, wins and losses
     only: it implies ``remoteness=False``).
+    ``tier_dir`` (LAG): a directory of tier tables. With ``solver="tiers"`` the tiers found
+    there are taken up and every tier solved is written there at once (a stopped solve
+    resumes from its finished tiers); with ``solver="compiled"`` the search probes them.
     """
     if solver not in SOLVERS:
         raise ParameterError(f"unknown solver {solver!r} (solvers: {', '.join(SOLVERS)})")
@@ -101,8 +106,15 @@ def solve(
         raise ParameterError(
             f"no compiled kernel for {game.name!r} (kernels: {', '.join(compiled_solver_names())})"
         )
+    if tier_dir is not None and (
+        game.name not in TIER_SOLVERS or solver not in ("tiers", "compiled")
+    ):
+        raise ParameterError(
+            f"tier tables apply to {', '.join(sorted(TIER_SOLVERS))} with solver tiers or "
+            f"compiled, not {game.name} with solver {solver}"
+        )
     if solver == "tiers":
-        return _solve_tiers(game, position, remoteness, progress, max_seconds)
+        return _solve_tiers(game, position, remoteness, progress, max_seconds, tier_dir)
     deadline = Deadline(max_seconds)
     if position is None:
         position = game.initial_position()
@@ -135,6 +147,7 @@ def solve(
             deadline.remaining(),
             fall_back,
             method,
+            tier_dir,
         )
         if result is not None:
             result.extra["requested_solver"] = solver
@@ -187,6 +200,7 @@ def _solve_compiled(
     max_seconds: float | None,
     fall_back: bool,
     method: str = "alphabeta",
+    tier_dir: Path | None = None,
 ) -> SolveResult | None:
     """The game's kernel; with ``fall_back``, None when the kernel refuses the board (too big
     for its bitboards, an option it lacks) so that alpha-beta can try instead."""
@@ -209,6 +223,10 @@ def _solve_compiled(
         options["progress"] = progress
     if method != "alphabeta":  # only the kernels of DFPN_GAMES take the option
         options["method"] = method
+    if tier_dir is not None:  # only LAG's kernel probes tier tables
+        from solvers.kernels.lag_tiers import load_tier_tables
+
+        options["tiers"] = load_tier_tables(game, tier_dir)
     try:
         return KERNELS[game.name](game, position, **options)
     except ParameterError:
@@ -223,6 +241,7 @@ def _solve_tiers(
     remoteness: bool,
     progress: ProgressCallback | None,
     max_seconds: float | None,
+    tier_dir: Path | None,
 ) -> SolveResult:
     """The game's tier retrograde (every tier at or below the position's piece counts)."""
     import importlib
@@ -234,7 +253,12 @@ def _solve_tiers(
     module, function = TIER_SOLVERS[game.name]
     solve_by_tiers = getattr(importlib.import_module(module), function)
     result: SolveResult = solve_by_tiers(
-        game, position, remoteness=remoteness, progress=progress, max_seconds=max_seconds
+        game,
+        position,
+        remoteness=remoteness,
+        progress=progress,
+        max_seconds=max_seconds,
+        tier_dir=tier_dir,
     )
     result.extra["requested_solver"] = "tiers"
     return result

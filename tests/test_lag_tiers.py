@@ -216,3 +216,40 @@ def test_cgt_solve_with_tiers(capsys: pytest.CaptureFixture[str]) -> None:
         assert ours[key] == theirs[key]
     code, _, err = run(capsys, *args, "--solver", "tiers", "--save")
     assert code == 2 and "do not apply" in err
+
+
+def test_a_tier_directory_resumes_a_solve_and_feeds_the_kernel(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    game = Lag(size=3, setup=SETUPS[1][1])  # 3 against 2
+    reference = solve(game, solver="retrograde", symmetry=False)
+    directory = tmp_path / "tiers"
+    # a first run that finished only the tiers below the start's (as if it had been stopped)
+    LagTiers(game, tiers_below(2, 2)).solve_tiers(save_to=directory)
+    listed = json.loads((directory / "tiers.json").read_text())["tiers"]
+    assert len(listed) == len(LagTiers(game, tiers_below(2, 2)).tiers)
+    resumed = solve(game, solver="tiers", tier_dir=directory)
+    assert resumed.extra["tiers_loaded"] == len(listed)  # taken up, not solved again
+    assert (resumed.outcome, resumed.remoteness) == (reference.outcome, reference.remoteness)
+    assert {(m.name, m.outcome, m.remoteness) for m in resumed.moves} == {
+        (m.name, m.outcome, m.remoteness) for m in reference.moves
+    }
+    again = solve(game, solver="tiers", tier_dir=directory)
+    assert again.extra["tiers_loaded"] == again.extra["tiers"]  # every tier was written
+    probing = solve(game, solver="compiled", tier_dir=directory)
+    assert probing.extra["tier_hits"] > 0 and probing.outcome == reference.outcome
+    # the command line, and the one-line refusals
+    args = ("solve", "lag", "-p", "size=3", "-p", f"setup={SETUPS[1][1]}", "--json")
+    code, out, _ = run(capsys, *args, "--solver", "tiers", "--tiers-dir", str(directory))
+    assert code == 0 and json.loads(out)["outcome"] == reference.outcome.label
+    strict = ("solve", "lag", "-p", "size=3", "-p", f"setup={SETUPS[1][1]}", "-p", "goal=strict")
+    code, _, err = run(capsys, *strict, "--solver", "tiers", "--tiers-dir", str(directory))
+    assert code == 2 and "holds tiers of" in err and len(err.strip().splitlines()) == 1
+    code, _, err = run(
+        capsys, *args, "--solver", "tiers", "--tiers-dir", str(directory / "w0b0.npy")
+    )
+    assert code == 2 and "not a directory" in err
+    code, _, err = run(capsys, *args, "--solver", "retrograde", "--tiers-dir", str(directory))
+    assert code == 2 and "tier tables apply to lag" in err
+    code, _, err = run(capsys, *args, "--solver", "compiled", "--tiers-dir", str(tmp_path / "none"))
+    assert code == 2 and "cannot read" in err

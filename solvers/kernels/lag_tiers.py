@@ -510,11 +510,16 @@ class LagTiers:
                 )
 
     def solve_tiers(
-        self, tiers: Sequence[Tier] | None = None, progress: ProgressCallback | None = None
+        self,
+        tiers: Sequence[Tier] | None = None,
+        progress: ProgressCallback | None = None,
+        save_to: Path | None = None,
     ) -> dict[Tier, dict[str, Any]]:
         """Solve every position of ``tiers`` (default: all kept tiers), lower tiers first;
         return each tier's statistics (positions, wins, losses, largest remoteness,
-        seconds). A capture must lead to a kept tier."""
+        seconds). A capture must lead to a kept tier. ``save_to``: a tier directory where
+        each tier is written as soon as it is solved (:meth:`save_tier`), so a stopped solve
+        keeps every tier it finished."""
         warm_up()
         todo = self.tiers if tiers is None else self.kept(tiers)
         for tier in todo:
@@ -552,6 +557,8 @@ class LagTiers:
             self.tier_stats[tier] = self._statistics(tier, time.perf_counter() - started)
             self.tier_stats[tier]["evaluated"] = int(self.ctl[T_NODES]) - nodes_before
             self.seconds[f"tier {w}+{b}"] = self.tier_stats[tier]["seconds"]
+            if save_to is not None:
+                self.save_tier(save_to, tier)
             if progress is not None:
                 progress({"phase": f"tier {w}+{b} solved", **self.tier_stats[tier]})
         return {tier: self.tier_stats[tier] for tier in todo}
@@ -621,28 +628,45 @@ class LagTiers:
         """Write every complete tier as ``w{w}b{b}.npy`` and a ``tiers.json`` manifest (the
         rules they were solved under and each tier's statistics), so that
         :meth:`load` can take them up in another process."""
-        directory.mkdir(parents=True, exist_ok=True)
         for tier in sorted(self.complete):
-            np.save(directory / f"w{tier[0]}b{tier[1]}.npy", self.tier_slice(tier))
-        manifest = {
-            **self.meta(),
-            "tiers": {
-                f"{w},{b}": self.tier_stats.get((w, b), {}) for w, b in sorted(self.complete)
-            },
-        }
-        (directory / "tiers.json").write_text(json.dumps(manifest, indent=1) + "\n")
+            self.save_tier(directory, tier)
+
+    def save_tier(self, directory: Path, tier: Tier) -> None:
+        """Write one complete tier and the manifest of every complete tier. The manifest is
+        written last and replaced in one step, so a run stopped at any moment leaves a
+        directory whose manifest lists only tiers whose files are whole."""
+        check_tier_directory(directory)
+        try:
+            directory.mkdir(parents=True, exist_ok=True)
+            w, b = tier
+            np.save(directory / f"w{w}b{b}.npy", self.tier_slice(tier))
+            listed = set(self.complete)
+            manifest_path = directory / "tiers.json"
+            stats: dict[str, Any] = {}
+            if manifest_path.exists():  # keep the tiers of earlier runs this one does not hold
+                earlier = read_manifest(directory)
+                if earlier.get("params") != dict(self.game.parameters):
+                    raise TierError(
+                        f"{manifest_path} holds tiers of {earlier.get('params')}, not "
+                        f"{dict(self.game.parameters)}: use another directory"
+                    )
+                stats.update(earlier["tiers"])
+            for w2, b2 in sorted(listed):
+                stats[f"{w2},{b2}"] = self.tier_stats.get((w2, b2), {})
+            manifest = {**self.meta(), "tiers": dict(sorted(stats.items()))}
+            temporary = directory / "tiers.json.tmp"
+            temporary.write_text(json.dumps(manifest, indent=1) + "\n")
+            temporary.replace(manifest_path)
+        except (OSError, ValueError) as exc:
+            raise TierError(f"cannot write LAG tier tables to {directory}: {exc}") from None
 
     def load(self, directory: Path) -> list[Tier]:
         """Take up the complete tiers of ``directory`` that these tables keep; the rules must
         be the same. Returns the tiers loaded."""
-        manifest_path = directory / "tiers.json"
-        try:
-            manifest = json.loads(manifest_path.read_text())
-        except (OSError, ValueError) as exc:
-            raise TierError(f"cannot read {manifest_path}: {exc}") from None
+        manifest = read_manifest(directory)
         if manifest.get("params") != dict(self.game.parameters):
             raise TierError(
-                f"{manifest_path} holds tiers of {manifest.get('params')}, not "
+                f"{directory / 'tiers.json'} holds tiers of {manifest.get('params')}, not "
                 f"{dict(self.game.parameters)}"
             )
         loaded = []
@@ -651,7 +675,10 @@ class LagTiers:
             if len(tier) != 2 or self.offsets[tier[0], tier[1]] < 0:
                 continue
             w, b = tier
-            records = np.load(directory / f"w{w}b{b}.npy")
+            try:
+                records = np.load(directory / f"w{w}b{b}.npy")
+            except (OSError, ValueError) as exc:
+                raise TierError(f"cannot read tier {w}+{b} in {directory}: {exc}") from None
             if records.shape != (tier_positions(self.cells, w, b),) or records.dtype != np.uint16:
                 raise TierError(f"{directory}/w{w}b{b}.npy has the wrong shape or type")
             self.tier_slice((w, b))[:] = records
@@ -665,6 +692,38 @@ class LagTiers:
         return int(self.table.nbytes)
 
 
+def check_tier_directory(directory: Path) -> None:
+    """A tier directory must be a directory (or not exist yet): say so in one line."""
+    if directory.exists() and not directory.is_dir():
+        raise TierError(f"{directory} is not a directory (LAG tier tables are a directory)")
+
+
+def read_manifest(directory: Path) -> dict[str, Any]:
+    """The ``tiers.json`` manifest of a tier directory."""
+    check_tier_directory(directory)
+    manifest_path = directory / "tiers.json"
+    try:
+        manifest = json.loads(manifest_path.read_text())
+    except (OSError, ValueError) as exc:
+        raise TierError(f"cannot read {manifest_path}: {exc}") from None
+    if not isinstance(manifest, dict) or not isinstance(manifest.get("tiers"), dict):
+        raise TierError(f"{manifest_path} is not a manifest of LAG tier tables")
+    return manifest
+
+
+def load_tier_tables(game: Game[Any, Any], directory: Path) -> LagTiers:
+    """The complete tiers of ``directory`` as tables to probe from the search
+    (``LagKernel(..., tiers=)``); the rules must be those of ``game``."""
+    manifest = read_manifest(directory)
+    try:
+        tiers = [(int(w), int(b)) for w, b in (key.split(",") for key in manifest["tiers"])]
+    except ValueError:
+        raise TierError(f"{directory / 'tiers.json'} lists a tier that is not w,b") from None
+    tables = LagTiers(game, tiers)
+    tables.load(directory)
+    return tables
+
+
 def solve_lag_tiers(
     game: Game[Any, Any],
     position: Any = None,
@@ -673,22 +732,32 @@ def solve_lag_tiers(
     principal_variation: bool = True,
     max_seconds: float | None = None,
     progress: ProgressCallback | None = None,
+    tier_dir: Path | None = None,
     **_search_options: Any,
 ) -> SolveResult:
     """Solve ``position`` (default: the start) by solving every tier at or below its piece
     counts in full: the endgame databases, then the answer read off them (the root's value,
     every root move's value, a perfect line). Remoteness is always computed;
     ``remoteness=False`` only leaves it out of the result. Search options of the kernels
-    (``tt_entries``, ``symmetry``) do not apply and are ignored."""
+    (``tt_entries``, ``symmetry``) do not apply and are ignored.
+
+    ``tier_dir``: a tier directory. The tiers already there (solved under the same rules)
+    are taken up instead of solved, and each tier solved is written there at once, so a
+    solve stopped by ``max_seconds`` or Ctrl-C resumes from its finished tiers."""
     check_max_seconds(max_seconds)
     if position is None:
         position = game.initial_position()
     started = time.perf_counter()
     white, black, _side = position
     tables = LagTiers(game, tiers_below(white.bit_count(), black.bit_count()))
+    loaded: list[Tier] = []
+    if tier_dir is not None:
+        check_tier_directory(tier_dir)
+        if (tier_dir / "tiers.json").exists():
+            loaded = tables.load(tier_dir)
     if max_seconds is not None:
         tables.deadline = started + max_seconds
-    tables.solve_tiers(progress=progress)
+    tables.solve_tiers(progress=progress, save_to=tier_dir)
     result = packed_solve_result(
         game,
         position,
@@ -702,6 +771,8 @@ def solve_lag_tiers(
         extra={
             "method": "tier retrograde (solvers.kernels.lag_tiers)",
             "tiers": len(tables.tiers),
+            "tiers_loaded": len(loaded),
+            **({"tier_dir": str(tier_dir)} if tier_dir is not None else {}),
             "positions_per_tier": {
                 f"{w}+{b}": s["positions"] for (w, b), s in tables.tier_stats.items()
             },
