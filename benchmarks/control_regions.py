@@ -50,6 +50,8 @@ from solvers.kernels.table import INFINITY, NO_NODE_LIMIT, S_NODE_LIMIT, S_NODES
 
 JSON_PATH = ROOT / "benchmarks" / "control_regions.json"
 MARKDOWN_PATH = ROOT / "benchmarks" / "CONTROL_REGIONS.md"
+#: What the Control report quotes beside the size-4 frontier (cgt/report/data.py).
+REPORT_NOTE_PATH = ROOT / "reports" / "data" / "frontier" / "control-4-regions.json"
 SIZE = 4
 FRONTIER_DEPTH = 3
 
@@ -158,6 +160,27 @@ def decide_both_ways(
         )
         print(f"ply {ply}: {rows[-1]['value']} ({rows[-1]['value_seconds']} s)", file=sys.stderr)
     return rows
+
+
+def report_note(report: dict[str, Any]) -> dict[str, Any]:
+    """The facts the report quotes (``regions_summary`` in cgt/report/data.py)."""
+    plies = report["random_play"]
+    valued = [r["ply"] for r in report["solves"] if r["value"] is not None]
+    return {
+        "date": report["date"],
+        "commit": report["commit"],
+        "command": report["command"],
+        "games": report["games"],
+        "frontier_depth": FRONTIER_DEPTH,
+        "frontier_positions": report["frontier"]["positions"],
+        "frontier_split": report["frontier"]["split"],
+        "first_split_ply": min((int(p) for p, s in plies.items() if s["split"]), default=None),
+        "first_valued_ply": min(valued, default=None),
+        "value_seconds": report["value_seconds"],
+        "outcomes_agree": all(
+            r["kernel_value"] == r["value_verdict"] for r in report["solves"] if r["value"]
+        ),
+    }
 
 
 def markdown(report: dict[str, Any]) -> str:
@@ -293,6 +316,7 @@ def main() -> None:
         "solves": decide_both_ways(game, chosen, args.value_seconds),
     }
     JSON_PATH.write_text(json.dumps(report, indent=1) + "\n")
+    REPORT_NOTE_PATH.write_text(json.dumps(report_note(report), indent=1) + "\n")
     MARKDOWN_PATH.write_text(markdown(report))
     print(markdown(report))
 

@@ -5,6 +5,7 @@ resolves, every figure exists, a rerun writes the same bytes) on tiny boards."""
 
 from __future__ import annotations
 
+import json
 import re
 from functools import cache
 from pathlib import Path
@@ -246,3 +247,20 @@ def test_entropy_summary_of_a_stored_solution_replays_under_the_readable_rules(
     assert result is not None and result != Outcome.DRAW
     mover_wins = result == Outcome.WIN
     assert (game.to_move(position) == winner) == mover_wins
+
+
+def test_frontier_records_quote_their_notes_and_refuse_broken_ones(tmp_path: Path) -> None:
+    committed = Path(__file__).resolve().parent.parent / "reports" / "data" / "frontier"
+    folder = tmp_path / "data" / "frontier"
+    folder.mkdir(parents=True)
+    for name in ("control-4.json", "control-4-resume.json", "control-4-regions.json"):
+        (folder / name).write_text((committed / name).read_text())
+    (record,) = data.frontier_attempts(tmp_path)  # the notes are not boards of their own
+    regions = json.loads((folder / "control-4-regions.json").read_text())
+    resume = json.loads((folder / "control-4-resume.json").read_text())
+    assert f"first split comes at ply {regions['first_split_ply']}" in record["how_far"]
+    assert f"{regions['frontier_positions']:,} positions" in record["how_far"]
+    assert f"proven jobs {resume['runs'][0]['proven_before']} -> " in record["how_far"]
+    (folder / "control-4-regions.json").write_text('{"date": "today"}')
+    with pytest.raises(data.ReportDataError, match="not a frontier record"):
+        data.frontier_attempts(tmp_path)

@@ -169,14 +169,37 @@ def resume_summary(record: dict[str, Any]) -> str:
     )
 
 
+def regions_summary(record: dict[str, Any]) -> str:
+    """One sentence on where a board splits into regions walled off by frozen pieces
+    (benchmarks/control_regions.py)."""
+    first_valued = record["first_valued_ply"]
+    return (
+        f"Regions walled off by frozen pieces ({record['date']}, `{record['command']}`): "
+        f"{record['frontier_split']:,} of the {record['frontier_positions']:,} positions "
+        f"{record['frontier_depth']} plies below the start split; in {record['games']:,} "
+        f"random games the first split comes at ply {record['first_split_ply']}"
+        + (
+            f" and region values finish within {record['value_seconds']:g} s from ply "
+            f"{first_valued}"
+            if first_valued is not None
+            else ""
+        )
+        + ", so the proof does not add up region values."
+    )
+
+
+#: Records quoted with their board's frontier record, by the suffix of their file name.
+FRONTIER_NOTES = {"-resume": resume_summary, "-regions": regions_summary}
+
+
 def frontier_attempts(out_dir: Path) -> list[dict[str, Any]]:
     """The frontier proofs of the open boards (``data/frontier/*.json``, written by
     ``benchmarks/open_boards.py``), as attempt records: how many jobs are proven."""
     folder = data_dir(out_dir) / "frontier"
     records = []
     for path in sorted(folder.glob("*.json")) if folder.is_dir() else []:
-        if path.stem.endswith("-resume"):
-            continue  # an interrupt-and-resume record, quoted with its board below
+        if path.stem.endswith(tuple(FRONTIER_NOTES)):
+            continue  # a note on a board (resume, regions), quoted with its board below
         try:
             record = json.loads(path.read_text())
             st = record["status"]
@@ -197,9 +220,10 @@ def frontier_attempts(out_dir: Path) -> list[dict[str, Any]]:
                 f"{st['seconds']:,.0f} s of job time ({record['run']['date']}, commit "
                 f"{record['run']['commit']})."
             )
-            resume = path.with_name(f"{path.stem}-resume.json")
-            if resume.is_file():
-                how_far += " " + resume_summary(json.loads(resume.read_text()))
+            for suffix, summary in FRONTIER_NOTES.items():
+                note = path.with_name(f"{path.stem}{suffix}.json")
+                if note.is_file():
+                    how_far += " " + summary(json.loads(note.read_text()))
         except (ValueError, KeyError, TypeError) as exc:
             raise ReportDataError(f"{path}: not a frontier record ({exc})") from exc
         records.append(
