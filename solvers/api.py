@@ -66,6 +66,7 @@ def solve(
     max_seconds: float | None = None,
     method: str = "alphabeta",
     tier_dir: Path | None = None,
+    root_only: bool = False,
 ) -> SolveResult:
     """Solve ``position`` (default: the initial position) of ``game`` exactly.
 
@@ -86,6 +87,8 @@ def solve(
     ``tier_dir`` (LAG): a directory of tier tables. With ``solver="tiers"`` the tiers found
     there are taken up and every tier solved is written there at once (a stopped solve
     resumes from its finished tiers); with ``solver="compiled"`` the search probes them.
+    ``root_only``: the compiled kernels give the root's value alone (no move values, no
+    line), far cheaper for a won root; the other solvers give their full result anyway.
     """
     if solver not in SOLVERS:
         raise ParameterError(f"unknown solver {solver!r} (solvers: {', '.join(SOLVERS)})")
@@ -148,6 +151,7 @@ def solve(
             fall_back,
             method,
             tier_dir,
+            root_only,
         )
         if result is not None:
             result.extra["requested_solver"] = solver
@@ -201,6 +205,7 @@ def _solve_compiled(
     fall_back: bool,
     method: str = "alphabeta",
     tier_dir: Path | None = None,
+    root_only: bool = False,
 ) -> SolveResult | None:
     """The game's kernel; with ``fall_back``, None when the kernel refuses the board (too big
     for its bitboards, an option it lacks) so that alpha-beta can try instead."""
@@ -223,6 +228,9 @@ def _solve_compiled(
         options["progress"] = progress
     if method != "alphabeta":  # only the kernels of DFPN_GAMES take the option
         options["method"] = method
+    if root_only:
+        options["move_values"] = False
+        options["principal_variation"] = False
     if tier_dir is not None:  # only LAG's kernel probes tier tables
         from solvers.kernels.lag_tiers import load_tier_tables
 

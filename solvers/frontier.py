@@ -431,6 +431,7 @@ def solve_job(
             tt_entries=tt_entries,
             max_seconds=max_seconds,
             method=method,
+            root_only=True,  # a job needs its value, not its moves' values
         )
     except SearchBudgetExceeded as exc:
         return None, exc.nodes, time.perf_counter() - started

@@ -30,6 +30,7 @@ UNIFORM_OPTIONS: dict[str, Any] = {
     "principal_variation": True,
     "max_seconds": None,
     "progress": None,
+    "move_values": True,
 }
 
 #: Small games of every kernel whose whole graph retrograde analysis enumerates.
@@ -147,3 +148,20 @@ def test_estimate_bounds_the_table_actually_allocated() -> None:
     assert estimate_bytes(1 << 28) == (1 << 33) + BUCKET_BYTES + kernels.OVERHEAD_BYTES
     with pytest.raises(ParameterError):
         estimate_bytes(1)
+
+
+@pytest.mark.parametrize(("name", "params"), SMALL_GAMES)
+def test_root_only_solves_give_retrograde_values_and_no_moves(
+    name: str, params: dict[str, Any]
+) -> None:
+    from solvers.api import solve
+
+    game = load_game(name, **params)
+    solution = retrograde(game, symmetry=False, keep_positions=True)
+    for node in range(0, len(solution), max(1, len(solution) // 60)):
+        position = solution.position_of(node)
+        result = solve(game, position, solver="compiled", root_only=True, tt_entries=1 << 10)
+        assert result.outcome == solution.outcome(position), game.render(position)
+        assert result.moves == [] and result.principal_variation == []
+        if game.result(position) is None:  # the full solve still lists every move
+            assert solve(game, position, solver="compiled", tt_entries=1 << 10).moves

@@ -9,8 +9,11 @@ the readable game module and value for value with :mod:`solvers.retrograde`.
 Every entry point in :data:`KERNELS` has the same signature::
 
     solve_X(game, position=None, *, remoteness=False, tt_entries=1 << 22, symmetry=True,
-            principal_variation=True, max_seconds=None, progress=None,
+            principal_variation=True, max_seconds=None, progress=None, move_values=True,
             **game_specific_options) -> SolveResult
+
+``move_values=False`` asks for the root's value alone (no move values, no line): a won root
+then needs one winning move proved instead of every move's exact value.
 
 ``max_seconds`` running out raises :class:`~solvers.kernels.base.SearchBudgetExceeded` (a
 :class:`~cgt.errors.CGTError`); ``progress`` (a :data:`solvers.retrograde.ProgressCallback`)

@@ -1323,20 +1323,22 @@ def solve_entropy(
     max_seconds: float | None = None,
     progress: ProgressCallback | None = None,
     keep_space: SpaceKeeper | None = None,
+    move_values: bool = True,
 ) -> SolveResult:
     """Solve ``position`` (default: the start) by packed retrograde analysis of the whole
     ranked space of its piece counts: the value and remoteness of the root and of every
     root move. ``keep_space(space, result)`` is called with the solved space (for example
     to store it, :mod:`solvers.saved`) before its arrays are freed.
 
-    ``tt_entries`` is accepted for the solver API's sake and unused (the arrays are sized
+    ``move_values`` is accepted for the solver API's sake: the whole space is solved, so
+    every root move's value comes with the root's. ``tt_entries`` is accepted for the solver API's sake and unused (the arrays are sized
     by the space). Remoteness is always computed (the levels give it for free);
     ``remoteness=False`` only leaves it out of the result, as the other kernels do.
     Refuses with :class:`ParameterError` when the arrays cannot fit in memory;
     :class:`RetrogradeBudgetExceeded` after ``max_seconds``. ``seconds`` excludes
     compilation (``extra["compile_seconds"]``).
     """
-    del tt_entries
+    del tt_entries, move_values
     space = EntropySpace(game, symmetry=symmetry)
     if position is None:
         position = game.initial_position()

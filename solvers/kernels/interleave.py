@@ -838,20 +838,22 @@ def solve_interleave(
     max_seconds: float | None = None,
     progress: ProgressCallback | None = None,
     keep_space: SpaceKeeper | None = None,
+    move_values: bool = True,
 ) -> SolveResult:
     """Solve ``position`` (default: the start) by one packed sweep over the placements of its
     empty cells: the value and remoteness of the root and of every root move.
     ``keep_space(space, result)`` is called with the solved space (for example to store it,
     :mod:`solvers.saved`).
 
-    ``tt_entries`` and ``symmetry`` are accepted for the solver API's sake and unused (the
+    ``move_values`` is accepted for the solver API's sake: the whole space is solved, so
+    every root move's value comes with the root's. ``tt_entries`` and ``symmetry`` are accepted for the solver API's sake and unused (the
     array is sized by the space; the ranking has no symmetry reduction). Remoteness is always
     computed; ``remoteness=False`` only leaves it out of the result, as the other kernels do.
     Refuses with :class:`ParameterError` when the array cannot fit in memory;
     :class:`SweepBudgetExceeded` after ``max_seconds``. ``seconds`` excludes compilation
     (``extra["compile_seconds"]``).
     """
-    del tt_entries, symmetry
+    del tt_entries, symmetry, move_values
     if position is None:
         position = game.initial_position()
     try:
