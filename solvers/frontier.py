@@ -408,6 +408,40 @@ class JobStore:
                 )
 
 
+#: The kernel this process keeps between compiled jobs: (its game and options, the kernel).
+_job_kernel: list[tuple[Hashable, Any]] = []
+
+
+def job_kernel(game: Game[Any, Any], tt_entries: int | None, method: str) -> Any:
+    """The compiled kernel for jobs of ``game`` in this process, kept from job to job, or
+    None when the game has no search kernel. Sibling jobs share much of their trees, and a
+    kept table carries what one job proved into the next (on ten size-4 Control positions 13
+    plies in, one kernel searched 3.97 M nodes in 0.67 s where a fresh kernel per position
+    searched 5.15 M in 2.12 s, most of the difference the page faults of a new table). The
+    table's entries are exact for their position whatever the path (Control under sight
+    never stores a result that met a repetition), so they stay true for every later job.
+    Only the latest game's kernel is kept, so a process holds one table."""
+    from solvers.api import DEFAULT_KERNEL_TT_ENTRIES, kernel_table_bytes
+    from solvers.kernels import KERNEL_CLASSES
+    from solvers.memory import require_memory
+
+    kernel_class = KERNEL_CLASSES.get(game.name)
+    if kernel_class is None:
+        return None
+    entries = tt_entries or DEFAULT_KERNEL_TT_ENTRIES
+    key = (game.name, repr(sorted(game.parameters.items())), entries, method)
+    if not _job_kernel or _job_kernel[0][0] != key:
+        _job_kernel.clear()
+        require_memory(
+            kernel_table_bytes(entries),
+            f"a compiled table of {entries:,} entries",
+            "lower --tt-entries",
+        )
+        kernel = kernel_class(game, remoteness=False, tt_entries=entries, method=method)  # type: ignore[call-arg]
+        _job_kernel.append((key, kernel))
+    return _job_kernel[0][1]
+
+
 def solve_job(
     game: Game[Any, Any],
     position: Any,
@@ -418,10 +452,21 @@ def solve_job(
 ) -> tuple[int | None, int, float]:
     """Solve one job (value only): ``(outcome code or None if the budget ran out, nodes,
     seconds)``. Runs in a worker process or on a cluster node, so it returns plain data.
-    ``method`` is the compiled kernel's search: alpha-beta or df-pn."""
+    ``method`` is the compiled kernel's search: alpha-beta or df-pn. Compiled jobs search
+    the root alone (a job needs its value, not its moves' values) with the process's kept
+    kernel (:func:`job_kernel`)."""
     from solvers.api import solve
 
     started = time.perf_counter()
+    kernel = job_kernel(game, tt_entries, method) if solver == "compiled" else None
+    if kernel is not None:
+        try:
+            result = kernel.solve(
+                position, move_values=False, principal_variation=False, max_seconds=max_seconds
+            )
+        except SearchBudgetExceeded as exc:
+            return None, exc.nodes, time.perf_counter() - started
+        return int(result.outcome), int(result.extra["nodes"]), time.perf_counter() - started
     try:
         result = solve(
             game,

@@ -346,3 +346,38 @@ def test_df_pn_jobs_need_the_compiled_kernel(tmp_path: Path) -> None:
         solve_frontier(
             load_game("control", size=2), depth=1, database=_database(tmp_path), method="dfpn"
         )
+
+
+@pytest.mark.parametrize(
+    ("name", "params", "method"),
+    [
+        ("control", {"size": 2}, "alphabeta"),
+        ("control", {"size": 2, "control": "sight"}, "alphabeta"),
+        ("control", {"size": 2}, "dfpn"),
+        ("lag", {"size": 3, "setup": "B.B/..../...../.W../W.W W"}, "dfpn"),
+        ("super-nonnect", {"a": 2, "b": 2, "rule": "revised"}, "alphabeta"),
+    ],
+)
+def test_jobs_sharing_one_kernel_keep_retrograde_values(
+    name: str, params: dict[str, Any], method: str
+) -> None:
+    # one kernel, and its table, across many jobs of one game: every job's value is still
+    # retrograde's, whatever the earlier jobs left in the table
+    game = load_game(name, **params)
+    solution = retrograde(game, symmetry=False, keep_positions=True)
+    frontier._job_kernel.clear()
+    kernel = None
+    step = max(1, len(solution) // 150)
+    for node in range(0, len(solution), step):
+        position = solution.position_of(node)
+        if game.result(position) is not None:
+            continue
+        code, _, _ = frontier.solve_job(game, position, "compiled", 1 << 12, None, method)
+        assert code == int(solution.outcome(position)), game.render(position)
+        kept = frontier._job_kernel[0][1]
+        assert kernel is None or kept is kernel  # the same kernel job after job
+        kernel = kept
+    other = load_game("control", size=3)
+    frontier.solve_job(other, other.initial_position(), "compiled", 1 << 12, None)
+    assert frontier._job_kernel[0][1] is not kernel and len(frontier._job_kernel) == 1
+    frontier._job_kernel.clear()

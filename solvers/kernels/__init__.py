@@ -30,12 +30,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from solvers.kernels.base import KernelSolver, SearchBudgetExceeded
-from solvers.kernels.control import solve_control
+from solvers.kernels.base import CompiledKernel, KernelSolver, SearchBudgetExceeded
+from solvers.kernels.control import ControlKernel, solve_control
 from solvers.kernels.entropy import solve_entropy
 from solvers.kernels.interleave import solve_interleave
-from solvers.kernels.lag import solve_lag
-from solvers.kernels.super_nonnect import solve_super_nonnect
+from solvers.kernels.lag import LagKernel, solve_lag
+from solvers.kernels.super_nonnect import SuperNonnectKernel, solve_super_nonnect
 from solvers.kernels.table import table_bytes
 
 #: Registry name of a game -> its compiled solver (the uniform signature above).
@@ -45,6 +45,16 @@ KERNELS: dict[str, KernelSolver] = {
     "interleave": solve_interleave,
     "lag": solve_lag,
     "super-nonnect": solve_super_nonnect,
+}
+
+#: Registry name of a game -> its search kernel class (a
+#: :class:`~solvers.kernels.base.CompiledKernel`), for callers that keep one kernel, and so
+#: its transposition table, across many positions (frontier jobs in a worker process). The
+#: constructors share ``remoteness``, ``tt_entries`` and ``method``.
+KERNEL_CLASSES: dict[str, type[CompiledKernel]] = {
+    "control": ControlKernel,
+    "lag": LagKernel,
+    "super-nonnect": SuperNonnectKernel,
 }
 
 #: Memory of a kernel besides its table (search stacks, history, board tables): a bound.
