@@ -460,12 +460,15 @@ def solve_job(
     started = time.perf_counter()
     kernel = job_kernel(game, tt_entries, method) if solver == "compiled" else None
     if kernel is not None:
+        from solvers.kernels.table import S_NODES
+
+        nodes_before = kernel.stat(S_NODES)  # the kept kernel counts every job's nodes
         try:
             result = kernel.solve(
                 position, move_values=False, principal_variation=False, max_seconds=max_seconds
             )
-        except SearchBudgetExceeded as exc:
-            return None, exc.nodes, time.perf_counter() - started
+        except SearchBudgetExceeded:
+            return None, kernel.stat(S_NODES) - nodes_before, time.perf_counter() - started
         return int(result.outcome), int(result.extra["nodes"]), time.perf_counter() - started
     try:
         result = solve(

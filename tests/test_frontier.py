@@ -15,6 +15,7 @@ from cgt.protocol import Outcome
 from cgt.registry import load_game
 from solvers.database import SolutionDatabase
 from solvers.frontier import FrontierTree, build_tree, evaluate, relevant_jobs, solve_frontier
+from solvers.kernels.table import S_NODES
 from solvers.retrograde import retrograde
 from solvers.split import solve_by_openings
 
@@ -377,6 +378,11 @@ def test_jobs_sharing_one_kernel_keep_retrograde_values(
         kept = frontier._job_kernel[0][1]
         assert kernel is None or kept is kernel  # the same kernel job after job
         kernel = kept
+    # a job that runs out counts its own nodes, not the kept kernel's since it was made
+    hard = load_game("control", size=4)
+    for _ in range(2):
+        code, nodes, _ = frontier.solve_job(hard, hard.initial_position(), "compiled", 1 << 12, 0.2)
+    assert code is None and 0 < nodes < frontier._job_kernel[0][1].stat(S_NODES)
     other = load_game("control", size=3)
     frontier.solve_job(other, other.initial_position(), "compiled", 1 << 12, None)
     assert frontier._job_kernel[0][1] is not kernel and len(frontier._job_kernel) == 1
