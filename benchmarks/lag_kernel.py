@@ -337,11 +337,11 @@ KEPT = [
     "dives into the first move's subtree, and the passes cost little where every opening "
     "needs the full depth (size 3). Passes up to 16 plies help the random size-4 solves "
     "but cost more on size 3: the bound stops at 8.",
-    "- Enhanced transposition cut-off: compare the row \"ETC off\".",
+    '- Enhanced transposition cut-off: compare the row "ETC off".',
     "- History credited at every cut-off by the work it took (not one by a child merely "
     "unknown within a pass's bound).",
-    "- The mirror key at every piece count: compare the rows \"mirror symmetry off\" and "
-    "\"mirror only up to 10 pieces\".",
+    '- The mirror key at every piece count: compare the rows "mirror symmetry off" and '
+    '"mirror only up to 10 pieces".',
 ]
 
 

@@ -625,7 +625,7 @@ def search(
                     frames[ply, F_MIRRORED, j] = omirrored
                     order[j] = 0
                     stored_flag, stored = _entry(tt, okw, okb, 1 - side, ctl)
-                    if stored_flag == EXACT or stored_flag == UPPER:
+                    if stored_flag != 0 and stored_flag != LOWER:  # EXACT or UPPER
                         score = toward_root(-stored, remoteness)
                         if score >= beta or score >= max_score:
                             ctl[S_NODES] += 1
@@ -638,7 +638,7 @@ def search(
                             best_move = other
                             cut = True
                             break
-                    if (stored_flag == EXACT or stored_flag == LOWER) and stored >= child_beta:
+                    if stored_flag != 0 and stored_flag != UPPER and stored >= child_beta:
                         order[j] = 1
                         late = True
                 if cut:
@@ -690,7 +690,7 @@ def search(
         # unknown within this pass: no bound on the value is known, but the best move
         # orders the next pass; LOWER -INFINITY is true and never decides anything
         flag = LOWER
-        best_stored = np.int64(-INFINITY)
+        best_stored: I64 = -INFINITY
     else:
         best_stored = best
         if best >= max_score:  # nothing can beat it: exact whatever the window
