@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 import statistics
 import sys
 import time
@@ -68,31 +67,11 @@ MARKDOWN_PATH = ROOT / "benchmarks" / "LAG_KERNEL.md"
 
 
 # ------------------------------------------------------------ measurement (one process)
-def _settled(kernel: Any, module: Any) -> int | None:
-    """Children settled by their table entry, where the kernel counts them."""
-    index = getattr(module, "S_SETTLED", None)
-    return None if index is None else int(kernel.ctl[index])
-
-
 def _calls(kernel: Any, module: Any, nodes: int) -> int | None:
-    settled = _settled(kernel, module)
-    return None if settled is None else nodes - settled
+    from baseline_trees import settled  # beside this file
 
-
-def _random_positions(game: Any) -> list[Any]:
-    rng = random.Random(SOLVE_SEED)
-    positions: list[Any] = []
-    while len(positions) < SOLVE_POSITIONS:
-        position = game.initial_position()
-        for _ in range(SOLVE_PLIES):
-            moves = game.moves(position)
-            if not moves:
-                break
-            position = game.play(position, rng.choice(moves))
-        else:
-            if game.moves(position):
-                positions.append(position)
-    return positions
+    count = settled(kernel, module)
+    return None if count is None else nodes - count
 
 
 def _search(module: Any, game: Any, position: Any, budget: int, **options: Any) -> dict[str, Any]:
@@ -155,6 +134,8 @@ VARIANTS = {
 
 def measure() -> dict[str, Any]:
     """The workloads on the tree first on ``sys.path`` (this process's kernel)."""
+    from baseline_trees import random_positions  # beside this file
+
     from cgt.games.lag import Lag
     from solvers.kernels import lag as module
 
@@ -167,7 +148,9 @@ def measure() -> dict[str, Any]:
         name: _search(module, game4, game4.parse(text), POSITION_BUDGET)
         for name, text in DFPN_POSITIONS.items()
     }
-    positions = _random_positions(game4)
+    positions = random_positions(
+        game4, game4.initial_position(), SOLVE_PLIES, SOLVE_POSITIONS, SOLVE_SEED
+    )
     out["size4_solves"] = {
         "positions": [game4.render(p) for p in positions],
         **_solves(module, game4, positions),

@@ -144,11 +144,12 @@ from solvers.kernels.table import (
     SLOT_WORDS,
     U64,
     UPPER,
-    bit_length,
     bucket_base,
     compiled,
+    credit,
     entry_flag,
     entry_move,
+    entry_of,
     entry_score,
     holds,
     new_table,
@@ -566,24 +567,13 @@ def _fill_images(path: np.ndarray, at: I64, tables: np.ndarray, white: U64, blac
 @njit(cache=True, inline="always")
 def _entry(tt: np.ndarray, k0: U64, k1: U64, side: I64, ctl: np.ndarray) -> tuple[I64, I64]:
     """(bound flag, score) of the key's table entry; flag 0 when the table has none."""
-    base = bucket_base(k0, k1, side, ctl[C_BUCKET_MASK])
-    for at in (base, base + SLOT_WORDS):
-        if holds(tt, at, k0, k1, side):
-            data = tt[at + 2]
-            return entry_flag(data), entry_score(data)
-    return 0, 0
+    return entry_of(tt, k0, k1, side, ctl[C_BUCKET_MASK])
 
 
 @njit(cache=True, inline="always")
 def _credit(ctl: np.ndarray, at: I64, work: I64) -> None:
-    """History heuristic: credit the move at ``ctl[at]`` with a cut-off that took ``work``
-    nodes, by the square of the work's bit length (a cut-off high in the tree counts more,
-    as depth squared does in chess programs); every count is halved when one passes
-    HISTORY_CAP, so that old credit fades and the counts keep ordering."""
-    ctl[at] += bit_length(work) ** 2
-    if ctl[at] > HISTORY_CAP:
-        for k in range(HISTORY, HISTORY + 2 * MOVE_CODES):
-            ctl[k] >>= 1
+    """History heuristic (:func:`solvers.kernels.table.credit`) over this kernel's counts."""
+    credit(ctl, at, work, HISTORY, 2 * MOVE_CODES, HISTORY_CAP)
 
 
 @compiled

@@ -34,18 +34,52 @@ Negamax alpha-beta, fail-soft, as :mod:`solvers.alphabeta` (read its docstring o
 bounds). LAG is acyclic (proofs/lag.py gives a potential that every move raises), so there is
 no repetition handling: every result is path-independent and may be stored.
 
-* Scores are for the player to move. Value mode uses -1/1 (LAG has no draws, so with the
-  window (-1, 1) every node result is exact); remoteness mode uses mate-distance scores
-  ``BIG - r`` / ``-(BIG - r)``, with windows widened one step per ply so bounds stay exact.
+* Scores are for the player to move. Value mode uses -1/1 (LAG has no draws) and the window
+  (-1, 1), which is the full one: a fail-low -1 or a fail-high 1 is the exact value.
+  Remoteness mode uses mate-distance scores ``BIG - r`` / ``-(BIG - r)``, with windows
+  widened one step per ply so bounds stay exact.
+* Iterative deepening (value mode, ``deepening=(first, step, last)``, default
+  :data:`DEFAULT_DEEPENING`): passes with a growing ply bound, ``first``, ``first + step``,
+  ... up to ``last``, then one unbounded search. A node at a pass's bound scores 0,
+  "unknown" (no draws exist, so 0 is free); a node whose value depends on an unknown scores
+  0 too and is never stored, while a 1 or a -1 is a proof whatever the bound (it never rests
+  on an unknown) and is stored as EXACT: the table carries every proof into the next pass.
+  The driver (:meth:`LagKernel._search`) stops at the first pass that proves the root, or
+  that met no bound. Why: with scores -1/1 and no bound the plain search dives into the
+  first move's subtree, however deep, before it looks at a sibling that wins at once (the
+  short size-4 win of benchmarks/DFPN.md stayed open after 309 M nodes; deepening proves it
+  in a few hundred). Where every opening needs the full depth (size 3) the passes cost a
+  few percent; bounds beyond 8 cost more there than they saved elsewhere
+  (benchmarks/LAG_KERNEL.md). A pass that a node budget cuts short resumes at its bound.
+  History is not credited for a cut-off by an unknown, and an unknown position stores
+  nothing (both measured worse: :data:`CREDIT_UNKNOWN`, :data:`STORE_UNKNOWN`).
 * Transposition table: the shared one of :mod:`solvers.kernels.table` (buckets of two
   3-word slots, FULL key = white and black bitboards plus the side to move as the tag, bound
   flag EXACT/LOWER/UPPER, score, best move, log2 of the subtree's node count; slot 0
-  work-preferred, slot 1 always-replace). Capacity is fixed by ``tt_entries``.
-* Move ordering: the table move first, then captures and merges, then the history heuristic
-  (moves that caused cut-offs), by insertion sort.
-* Symmetry: the left-right mirror (the only symmetry LAG keeps). A position is keyed by the
-  smaller of itself and its mirror image (bitboards mirrored by byte-chunk lookup tables);
-  the best move is stored in the key's frame and mapped back on probe.
+  work-preferred, slot 1 always-replace). Capacity is fixed by ``tt_entries``. A node probes
+  each child's entry itself before calling the search on it, and a child its entry settles
+  is not called: it counts as one node all the same (a node is one visit of a position, a
+  call entered or a child settled by its entry, ``ctl[S_SETTLED]`` of them), as in
+  :mod:`solvers.kernels.control`.
+* Enhanced transposition cut-off (``etc=True``): before its first search call a node reads
+  the entries of all its remaining children (the first child's entry decides most nodes,
+  so this is lazy). One that refutes its child cuts the node off at once
+  (``ctl[S_ETC_CUTOFFS]``, counted as the one child visit it replaces); one that says its
+  child cannot raise alpha sends that child last. The children's keys computed for it are
+  kept in the node's frame for the visits. Each bound is used only in its own direction
+  (:func:`_bounds_above`, :func:`_bounds_below`); tests plant loose true bounds to check it.
+* Move ordering: the table move first, then captures and merges, then the history
+  heuristic, by insertion sort. Every cut-off (a win found, the common cut-off in value
+  mode, an ETC cut-off, a fail-high) credits its move with the square of the bit length of
+  the work it took (:func:`_credit`, as Control's).
+* Symmetry: the left-right mirror (the only symmetry LAG keeps). A position with at most
+  ``symmetry_pieces`` pieces (default :func:`default_symmetry_pieces`: every count, which
+  measured best: on size 3 the mirror images meet all the way down) is keyed by the smaller
+  of itself and its mirror image (bitboards mirrored by byte-chunk lookup tables); the
+  parent computes a child's key and passes it down; the best move is stored in the key's
+  frame and mapped back on probe.
+* Arguments: the per-ply move lists, order keys and children's keys are one array
+  (``frames[ply, F_*, child]``).
 * A node budget (``ctl[S_NODE_LIMIT]``) stops a search cleanly; nothing computed under an
   aborted search is stored, so calling again resumes with everything the table kept.
   :class:`~solvers.kernels.base.CompiledKernel` uses that for progress reports and
@@ -97,11 +131,12 @@ from solvers.kernels.table import (
     SLOT_WORDS,
     U64,
     UPPER,
-    bit_length,
     bucket_base,
     compiled,
+    credit,
     entry_flag,
     entry_move,
+    entry_of,
     entry_score,
     holds,
     new_table,
@@ -113,19 +148,6 @@ from solvers.kernels.table import (
 from solvers.kernels.tier_index import binomial_table, locate
 from solvers.result import SolveResult
 from solvers.retrograde import ProgressCallback
-
-#: Value mode's iterative deepening by default: (first ply bound, step); see the module
-#: docstring and benchmarks/LAG_KERNEL.md for the measurements behind it.
-DEFAULT_DEEPENING: tuple[int, int, int] | None = (2, 2, 8)
-#: Symmetry by board size: positions with at most this many pieces are keyed by the smaller
-#: of them and their mirror image (benchmarks/LAG_KERNEL.md). Sizes not listed: every count.
-DEFAULT_SYMMETRY_PIECES: dict[int, int] = {}
-
-
-def default_symmetry_pieces(size: int) -> int:
-    """The default ``symmetry_pieces`` of a size-``size`` board."""
-    return DEFAULT_SYMMETRY_PIECES.get(size, ALL_PIECES)
-
 
 GOAL_CODES = {"standard": 0, "strict": 1, "far-row-one-object": 2, "far-row": 3}
 G_STANDARD, G_STRICT, G_FAR_ROW_ONE_OBJECT, G_FAR_ROW = 0, 1, 2, 3
@@ -188,9 +210,12 @@ HISTORY_CAP = (1 << 40) - 1
 CAPTURE_BONUS = 1 << 42
 MERGE_BONUS = 1 << 41
 TABLE_MOVE_KEY = 1 << 50
-#: Credit history for cut-offs by children unknown within a deepening pass's bound.
+#: Credit history for cut-offs by children unknown within a deepening pass's bound? No:
+#: measured while tuning, size 3 strict took 50.1 M nodes with it, 47.8 M without.
 CREDIT_UNKNOWN = False
-#: Store the best move of a position left unknown by a deepening pass (to order the next).
+#: Store the best move of a position left unknown by a deepening pass (as a LOWER -INFINITY
+#: entry, true and never deciding) to order the next pass? No: 47.8 M nodes with it, 46.0 M
+#: without on size 3 strict (such entries push proven ones out of the table).
 STORE_UNKNOWN = False
 #: Every piece count (more than any board has cells): symmetry everywhere.
 ALL_PIECES = 64
@@ -203,8 +228,39 @@ F_KEY_BLACK = 3
 F_MIRRORED = 4
 F_ROWS = 5
 
+#: Value mode's iterative deepening by default: (first ply bound, step, last bound), then one
+#: unbounded search (module docstring; measured in benchmarks/LAG_KERNEL.md: bounds up to 16
+#: halved the random size-4 solves there but cost 15-60% on size 3).
+DEFAULT_DEEPENING: tuple[int, int, int] | None = (2, 2, 8)
+#: Symmetry by board size: positions with at most this many pieces are keyed by the smaller
+#: of them and their mirror image (benchmarks/LAG_KERNEL.md). Sizes not listed: every count.
+DEFAULT_SYMMETRY_PIECES: dict[int, int] = {}
+
+
+def default_symmetry_pieces(size: int) -> int:
+    """The default ``symmetry_pieces`` of a size-``size`` board."""
+    return DEFAULT_SYMMETRY_PIECES.get(size, ALL_PIECES)
+
 
 # ------------------------------------------------------------------------- bit helpers
+def image_tables(permutation: list[int] | tuple[int, ...]) -> np.ndarray:
+    """Byte-chunk lookup tables of a cell permutation: ``tables[chunk, byte]`` is the image
+    of the cells ``8 * chunk + bit`` of ``byte``, so a bitboard's image is the OR of one
+    look-up per byte (:func:`_mirror`)."""
+    cells = len(permutation)
+    chunks = (cells + 7) // 8
+    tables = np.zeros((chunks, 256), dtype=np.uint64)
+    for chunk in range(chunks):
+        for byte in range(256):
+            image = 0
+            for bit in range(8):
+                cell = 8 * chunk + bit
+                if byte >> bit & 1 and cell < cells:
+                    image |= 1 << permutation[cell]
+            tables[chunk, byte] = image
+    return tables
+
+
 @njit(cache=True, inline="always")
 def _low_bit(x: U64) -> U64:
     return x & (~x + _U1)
@@ -420,23 +476,13 @@ def _child_key(
 @njit(cache=True, inline="always")
 def _entry(tt: np.ndarray, k0: U64, k1: U64, side: I64, ctl: np.ndarray) -> tuple[I64, I64]:
     """(bound flag, score) of the key's table entry; flag 0 when the table has none."""
-    base = bucket_base(k0, k1, side, ctl[C_BUCKET_MASK])
-    for at in (base, base + SLOT_WORDS):
-        if holds(tt, at, k0, k1, side):
-            data = tt[at + 2]
-            return entry_flag(data), entry_score(data)
-    return 0, 0
+    return entry_of(tt, k0, k1, side, ctl[C_BUCKET_MASK])
 
 
 @njit(cache=True, inline="always")
 def _credit(ctl: np.ndarray, at: I64, work: I64) -> None:
-    """History heuristic: credit the move at ``ctl[at]`` with a cut-off that took ``work``
-    nodes, by the square of the work's bit length (a cut-off high in the tree counts more);
-    every count is halved when one passes HISTORY_CAP, so that old credit fades."""
-    ctl[at] += bit_length(work) ** 2
-    if ctl[at] > HISTORY_CAP:
-        for k in range(HISTORY, HISTORY + 2 * MOVE_CODES):
-            ctl[k] >>= 1
+    """History heuristic (:func:`solvers.kernels.table.credit`) over this kernel's counts."""
+    credit(ctl, at, work, HISTORY, 2 * MOVE_CODES, HISTORY_CAP)
 
 
 @njit(cache=True, inline="always")
@@ -445,6 +491,18 @@ def _settles(flag: I64, stored: I64, alpha: I64, beta: I64) -> bool:
     return (
         flag == EXACT or (flag == LOWER and stored >= beta) or (flag == UPPER and stored <= alpha)
     )
+
+
+@njit(cache=True, inline="always")
+def _bounds_above(flag: I64) -> bool:
+    """Whether an entry's score bounds its position's value from above (EXACT, UPPER)."""
+    return flag in (EXACT, UPPER)
+
+
+@njit(cache=True, inline="always")
+def _bounds_below(flag: I64) -> bool:
+    """Whether an entry's score bounds its position's value from below (EXACT, LOWER)."""
+    return flag in (EXACT, LOWER)
 
 
 @njit(cache=True, inline="always")
@@ -625,7 +683,7 @@ def search(
                     frames[ply, F_MIRRORED, j] = omirrored
                     order[j] = 0
                     stored_flag, stored = _entry(tt, okw, okb, 1 - side, ctl)
-                    if stored_flag != 0 and stored_flag != LOWER:  # EXACT or UPPER
+                    if _bounds_above(stored_flag):
                         score = toward_root(-stored, remoteness)
                         if score >= beta or score >= max_score:
                             ctl[S_NODES] += 1
@@ -638,7 +696,7 @@ def search(
                             best_move = other
                             cut = True
                             break
-                    if stored_flag != 0 and stored_flag != UPPER and stored >= child_beta:
+                    if _bounds_below(stored_flag) and stored >= child_beta:
                         order[j] = 1
                         late = True
                 if cut:
@@ -953,15 +1011,7 @@ class LagKernel(CompiledKernel):
 
         mirror = board.symmetries[MIRROR_LEFT_RIGHT]
         self.chunks = (cells + 7) // 8
-        self.mirror_tables = np.zeros((self.chunks, 256), dtype=np.uint64)
-        for chunk in range(self.chunks):
-            for byte in range(256):
-                image = 0
-                for bit in range(8):
-                    cell = 8 * chunk + bit
-                    if byte >> bit & 1 and cell < cells:
-                        image |= 1 << mirror[cell]
-                self.mirror_tables[chunk, byte] = image
+        self.mirror_tables = image_tables(mirror)
         self.mirror_cell = np.arange(64, dtype=np.int64)
         self.mirror_cell[:cells] = mirror
         self.ctl = np.zeros(CTL_LENGTH, dtype=np.int64)
