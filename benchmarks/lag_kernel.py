@@ -15,13 +15,14 @@ Workloads (value mode, every one the same for both trees, table of ``TT_ENTRIES`
   benchmarks/LAG_TIERS.md, the retrograde tier tables' answer: :data:`EXPECTED_SIZE3`);
 * ``dfpn_positions``: the two size-4 positions of benchmarks/DFPN.md, each searched once with
   a fresh table within a budget of ``POSITION_BUDGET`` nodes ("open" when it runs out);
-* ``size4_solves``: ``SOLVE_POSITIONS`` random size-4 positions ``SOLVE_PLIES`` plies after the
-  setup (seed ``SOLVE_SEED``), each solved to the end with a fresh table; the values must agree;
+* ``size4_solves``: for each (plies, seed) of ``SOLVE_SETS``, ``SOLVE_POSITIONS`` random
+  size-4 positions that many plies after the setup, each solved to the end with a fresh
+  table; the values must agree;
 * ``size4_rate``: the first 20 million nodes of size 4 from the setup (in the current tree
   also with iterative deepening off: the node rate of the search proper);
 * ``variants`` (current tree only): the kept choices against their alternatives
-  (deepening schedules, ETC off, symmetry off) on size 3 ``far-row-one-object``, the
-  ``size4_solves`` positions and the short win of DFPN.md.
+  (deepening schedules, ETC off, symmetry off) on size 3 ``far-row-one-object`` and
+  ``strict``, the ``size4_solves`` positions and the short win of DFPN.md.
 
 A node is one visit of a position: one call of the compiled ``search`` entered, plus one for
 each child whose table entry settles it without a call (counted as the call it replaces);
@@ -59,9 +60,9 @@ DFPN_POSITIONS = {
 }
 POSITION_BUDGET = 100_000_000
 RATE_NODES = 20_000_000
-SOLVE_PLIES = 24
+#: Random size-4 positions solved to the end: (plies after the setup, seed), 8 of each.
+SOLVE_SETS = ((24, 5), (23, 6))
 SOLVE_POSITIONS = 8
-SOLVE_SEED = 5
 JSON_PATH = ROOT / "benchmarks" / "lag_kernel.json"
 MARKDOWN_PATH = ROOT / "benchmarks" / "LAG_KERNEL.md"
 
@@ -123,8 +124,10 @@ def _solves(module: Any, game: Any, positions: list[Any], **options: Any) -> dic
 
 #: The alternatives to the kept choices (current tree only): name -> LagKernel options.
 VARIANTS = {
-    "kept (deepening 2, 4, 6, 8 then unbounded; ETC; mirror at every piece count)": {},
+    "kept (deepening 2, 4, ... up to 8 plies on size 3, 16 on size 4, then unbounded; ETC; "
+    "mirror at every piece count)": {},
     "no iterative deepening": {"deepening": None},
+    "deepening up to 8 plies": {"deepening": (2, 2, 8)},
     "deepening up to 16 plies": {"deepening": (2, 2, 16)},
     "ETC off": {"etc": False},
     "mirror symmetry off": {"symmetry": False},
@@ -148,12 +151,18 @@ def measure() -> dict[str, Any]:
         name: _search(module, game4, game4.parse(text), POSITION_BUDGET)
         for name, text in DFPN_POSITIONS.items()
     }
-    positions = random_positions(
-        game4, game4.initial_position(), SOLVE_PLIES, SOLVE_POSITIONS, SOLVE_SEED
-    )
+    sets = {
+        f"{plies} plies, seed {seed}": random_positions(
+            game4, game4.initial_position(), plies, SOLVE_POSITIONS, seed
+        )
+        for plies, seed in SOLVE_SETS
+    }
     out["size4_solves"] = {
-        "positions": [game4.render(p) for p in positions],
-        **_solves(module, game4, positions),
+        name: {
+            "positions": [game4.render(p) for p in positions],
+            **_solves(module, game4, positions),
+        }
+        for name, positions in sets.items()
     }
     rates = {"default": {}} if not current else {"default": {}, "no deepening": {"deepening": None}}
     out["size4_rate"] = {}
@@ -166,7 +175,11 @@ def measure() -> dict[str, Any]:
         out["variants"] = {
             name: {
                 "size3_far_row_one_object": _size3(module, "far-row-one-object", **options),
-                "size4_solves": _solves(module, game4, positions, **options),
+                "size3_strict": _size3(module, "strict", **options),
+                "size4_solves": {
+                    set_name: _solves(module, game4, positions, **options)
+                    for set_name, positions in sets.items()
+                },
                 "short_win": _search(module, game4, short, POSITION_BUDGET, **options),
             }
             for name, options in VARIANTS.items()
@@ -252,23 +265,26 @@ def markdown(report: dict[str, Any]) -> str:
             state = "open after" if r["value"] == "open" else f"{_value(r['value'])} in"
             cells.append(f"{state} {r['nodes']:,} nodes, {seconds:.2f} s")
         lines.append(f"| {name} `{text}` | {cells[0]} | {cells[1]} |")
-    cs, bs = cur["size4_solves"], base["size4_solves"]
-    cur_solve = _median(cur_runs, "size4_solves", "cpu_seconds")
-    base_solve = _median(base_runs, "size4_solves", "cpu_seconds")
-    agree = cs["values"] == bs["values"]
     lines += [
         "",
-        f"## {SOLVE_POSITIONS} random size-4 positions {SOLVE_PLIES} plies after the setup "
-        f"(seed {SOLVE_SEED}), solved with fresh tables",
+        f"## Random size-4 positions after the setup ({SOLVE_POSITIONS} a set), solved with "
+        "fresh tables",
         "",
-        "| | baseline | current | change |",
-        "|---|---:|---:|---|",
-        f"| nodes | {bs['nodes']:,} | {cs['nodes']:,} | {_ratio(bs['nodes'], cs['nodes'])} fewer |",
-        f"| process seconds | {base_solve:.2f} | {cur_solve:.2f} | "
-        f"{_ratio(base_solve, cur_solve)} faster |",
-        "",
-        f"Same values in both trees: {'yes' if agree else 'NO'} "
-        f"({', '.join(_value(v) for v in cs['values'])}).",
+        "| set | baseline nodes | current nodes | fewer | baseline s | current s | faster | "
+        "same values? |",
+        "|---|---:|---:|---|---:|---:|---|---|",
+    ]
+    for name in cur["size4_solves"]:
+        cs, bs = cur["size4_solves"][name], base["size4_solves"][name]
+        cur_solve = _median(cur_runs, "size4_solves", name, "cpu_seconds")
+        base_solve = _median(base_runs, "size4_solves", name, "cpu_seconds")
+        values = ", ".join(_value(v) for v in cs["values"])
+        lines.append(
+            f"| {name} | {bs['nodes']:,} | {cs['nodes']:,} | {_ratio(bs['nodes'], cs['nodes'])} "
+            f"| {base_solve:.2f} | {cur_solve:.2f} | {_ratio(base_solve, cur_solve)} | "
+            f"{'yes' if cs['values'] == bs['values'] else 'NO'} ({values}) |"
+        )
+    lines += [
         "",
         f"## Node rate: the first {RATE_NODES // 1_000_000} M nodes of size 4 from the setup",
         "",
@@ -282,31 +298,35 @@ def markdown(report: dict[str, Any]) -> str:
             lines.append(f"| {tree} ({name}) | {rate / 1e6:.2f} M | {_count(calls)} |")
     lines += [
         "",
-        "In the current tree's default the first 20 M nodes are mostly deepening passes, whose "
-        "unknown nodes store nothing: few table hits, many probes that miss the caches, hence "
-        "a lower rate; the search proper (deepening off) is the row to compare with the "
+        "The current tree's default includes the deepening passes before the unbounded "
+        "search; the row without deepening is the search proper, to compare with the "
         "baseline's.",
         "",
         "## What was kept, against the alternatives (current tree)",
         "",
-        "| variant | size 3 far-row-one-object: nodes, s | "
-        f"{SOLVE_POSITIONS} size-4 solves: nodes, s | short win (DFPN.md +14): nodes |",
-        "|---|---:|---:|---:|",
+        "Nodes, process seconds.",
+        "",
+        "| variant | size 3 far-row-one-object | size 3 strict | "
+        + " | ".join(f"size 4, {name}" for name in cur["size4_solves"])
+        + " | short win (DFPN.md +14) |",
+        "|---|" + "---:|" * (3 + len(cur["size4_solves"])),
     ]
     for name in cur["variants"]:
         v = cur["variants"][name]
-        s3 = _median(cur_runs, "variants", name, "size3_far_row_one_object", "cpu_seconds")
-        s4 = _median(cur_runs, "variants", name, "size4_solves", "cpu_seconds")
+        cells = []
+        for goal in ("size3_far_row_one_object", "size3_strict"):
+            seconds = _median(cur_runs, "variants", name, goal, "cpu_seconds")
+            cells.append(f"{v[goal]['nodes']:,}, {seconds:.2f}")
+        for set_name in cur["size4_solves"]:
+            seconds = _median(cur_runs, "variants", name, "size4_solves", set_name, "cpu_seconds")
+            cells.append(f"{v['size4_solves'][set_name]['nodes']:,}, {seconds:.2f}")
         short = v["short_win"]
-        short_text = (
+        cells.append(
             f"open after {short['nodes']:,}"
             if short["value"] == "open"
             else f"{_value(short['value'])} in {short['nodes']:,}"
         )
-        lines.append(
-            f"| {name} | {v['size3_far_row_one_object']['nodes']:,}, {s3:.2f} | "
-            f"{v['size4_solves']['nodes']:,}, {s4:.2f} | {short_text} |"
-        )
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
     lines += ["", *KEPT, ""]
     return "\n".join(lines)
 
@@ -315,11 +335,13 @@ def markdown(report: dict[str, Any]) -> str:
 KEPT = [
     "Kept, and why (the tables above are the measurements):",
     "",
-    "- Iterative deepening in value mode, passes with ply bounds 2, 4, 6, 8, then one "
+    "- Iterative deepening in value mode, passes with ply bounds 2, 4, 6, ..., then one "
     "unbounded search: it proves the short win of DFPN.md at once, where the plain search "
-    "dives into the first move's subtree, and the passes cost little where every opening "
-    "needs the full depth (size 3). Passes up to 16 plies help the random size-4 solves "
-    "but cost more on size 3: the bound stops at 8.",
+    "dives into the first move's subtree. The last bound is by board size: 8 on size 3, "
+    "where every opening needs the full depth and deeper passes cost more than they save "
+    '(rows "deepening up to 8/16 plies", size 3 columns), 16 on size 4, where the '
+    "deeper passes find the random positions' wins and losses with fewer nodes (size 4 "
+    "columns).",
     '- Enhanced transposition cut-off: compare the row "ETC off".',
     "- History credited at every cut-off by the work it took (not one by a child merely "
     "unknown within a pass's bound).",

@@ -38,8 +38,8 @@ no repetition handling: every result is path-independent and may be stored.
   (-1, 1), which is the full one: a fail-low -1 or a fail-high 1 is the exact value.
   Remoteness mode uses mate-distance scores ``BIG - r`` / ``-(BIG - r)``, with windows
   widened one step per ply so bounds stay exact.
-* Iterative deepening (value mode, ``deepening=(first, step, last)``, default
-  :data:`DEFAULT_DEEPENING`): passes with a growing ply bound, ``first``, ``first + step``,
+* Iterative deepening (value mode, ``deepening=(first, step, last)``, default by board size
+  :func:`default_deepening`): passes with a growing ply bound, ``first``, ``first + step``,
   ... up to ``last``, then one unbounded search. A node at a pass's bound scores 0,
   "unknown" (no draws exist, so 0 is free); a node whose value depends on an unknown scores
   0 too and is never stored, while a 1 or a -1 is a proof whatever the bound (it never rests
@@ -48,8 +48,9 @@ no repetition handling: every result is path-independent and may be stored.
   that met no bound. Why: with scores -1/1 and no bound the plain search dives into the
   first move's subtree, however deep, before it looks at a sibling that wins at once (the
   short size-4 win of benchmarks/DFPN.md stayed open after 309 M nodes; deepening proves it
-  in a few hundred). Where every opening needs the full depth (size 3) the passes cost a
-  few percent; bounds beyond 8 cost more there than they saved elsewhere
+  in a few hundred). Where every opening needs the full depth (size 3) passes up to 8 plies
+  cost a few percent and deeper ones more, while on size-4 positions passes up to 16 plies
+  took far fewer nodes than up to 8: the last bound is by board size
   (benchmarks/LAG_KERNEL.md). A pass that a node budget cuts short resumes at its bound.
   History is not credited for a cut-off by an unknown, and an unknown position stores
   nothing (both measured worse: :data:`CREDIT_UNKNOWN`, :data:`STORE_UNKNOWN`).
@@ -93,7 +94,7 @@ Kernel move codes are ``from * 64 + to``; the Python API converts them to the ga
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 from numba import njit
@@ -228,10 +229,19 @@ F_KEY_BLACK = 3
 F_MIRRORED = 4
 F_ROWS = 5
 
-#: Value mode's iterative deepening by default: (first ply bound, step, last bound), then one
-#: unbounded search (module docstring; measured in benchmarks/LAG_KERNEL.md: bounds up to 16
-#: halved the random size-4 solves there but cost 15-60% on size 3).
-DEFAULT_DEEPENING: tuple[int, int, int] | None = (2, 2, 8)
+#: Value mode's iterative deepening by board size: (first ply bound, step, last bound), then
+#: one unbounded search (module docstring). Measured (benchmarks/LAG_KERNEL.md): on size 3,
+#: where every opening needs the full depth, bounds beyond 8 cost more than they save; on
+#: size-4 positions, bounds up to 16 took far fewer nodes. Sizes not listed: the largest.
+DEFAULT_DEEPENING: dict[int, tuple[int, int, int]] = {2: (2, 2, 8), 3: (2, 2, 8)}
+DEEPENING_BEYOND = (2, 2, 16)
+
+
+def default_deepening(size: int) -> tuple[int, int, int]:
+    """The default ``deepening`` of a size-``size`` board."""
+    return DEFAULT_DEEPENING.get(size, DEEPENING_BEYOND)
+
+
 #: Symmetry by board size: positions with at most this many pieces are keyed by the smaller
 #: of them and their mirror image (benchmarks/LAG_KERNEL.md). Sizes not listed: every count.
 DEFAULT_SYMMETRY_PIECES: dict[int, int] = {}
@@ -969,7 +979,7 @@ class LagKernel(CompiledKernel):
         tiers: Any = None,
         symmetry_pieces: int | None = None,
         etc: bool = True,
-        deepening: tuple[int, int, int] | None = DEFAULT_DEEPENING,
+        deepening: tuple[int, int, int] | Literal["default"] | None = "default",
     ) -> None:
         if game.name != "lag":
             raise ParameterError(f"the compiled LAG kernel cannot solve {game.name!r}")
@@ -1021,6 +1031,8 @@ class LagKernel(CompiledKernel):
             symmetry_pieces = default_symmetry_pieces(board.n)
         self.ctl[C_SYMMETRY_PIECES] = symmetry_pieces if symmetry else -1
         self.ctl[C_ETC] = 1 if etc else 0
+        if deepening == "default":
+            deepening = default_deepening(board.n)
         if deepening is not None and (len(deepening) != 3 or min(deepening) < 1):
             raise ParameterError(
                 f"deepening is (first ply bound, step, last bound), all >= 1: {deepening!r}"
