@@ -114,11 +114,8 @@ import time
 from typing import Any
 
 import numpy as np
-from llvmlite import ir
-from numba import njit, types
-from numba.core import cgutils
+from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros  # LLVM cttz intrinsic
-from numba.extending import intrinsic
 
 from cgt.boards.hexhex import HexBoard
 from cgt.errors import ParameterError, PositionError
@@ -158,6 +155,7 @@ from solvers.kernels.table import (
     toward_leaf,
     toward_root,
 )
+from solvers.kernels.table import prefetch as _prefetch
 from solvers.result import SolveResult
 from solvers.retrograde import ProgressCallback
 
@@ -477,28 +475,6 @@ def _child_counts(
     else:
         o0, o1, o2 = _add(o0, o1, o2, tables[T_NBR + move])
     return o0, o1, o2, p0, p1, p2
-
-
-@intrinsic
-def _prefetch(typingctx: Any, array: Any, index: Any) -> Any:
-    """Ask the processor to start loading ``array[index]`` into its caches (LLVM's
-    ``llvm.prefetch``, a hint: no effect on results)."""
-    signature = types.void(array, index)
-
-    def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
-        data = context.make_array(sig.args[0])(context, builder, args[0]).data
-        byte_pointer = ir.IntType(8).as_pointer()
-        i32 = ir.IntType(32)
-        function = cgutils.get_or_insert_function(
-            builder.module,
-            ir.FunctionType(ir.VoidType(), [byte_pointer, i32, i32, i32]),
-            "llvm.prefetch.p0i8",
-        )
-        address = builder.bitcast(builder.gep(data, [args[1]]), byte_pointer)
-        builder.call(function, [address, i32(0), i32(3), i32(1)])  # read, keep, data
-        return context.get_dummy_value()
-
-    return signature, codegen
 
 
 @njit(cache=True, inline="always")
