@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 import statistics
 import sys
 import time
@@ -60,14 +59,10 @@ def _timed(work: Any) -> tuple[Any, float, float]:
     return out, time.process_time() - cpu, time.perf_counter() - started
 
 
-def _settled(kernel: Any, module: Any) -> int | None:
-    """Children settled by their table entry, where the kernel counts them."""
-    index = getattr(module, "S_SETTLED", None)
-    return None if index is None else int(kernel.ctl[index])
-
-
 def measure() -> dict[str, Any]:
     """The three workloads on the tree first on ``sys.path`` (this process's kernel)."""
+    from baseline_trees import random_positions, settled  # beside this file
+
     from cgt.games.control import Control
     from solvers.kernels import control as module
     from solvers.kernels.table import INFINITY, NO_NODE_LIMIT, S_NODE_LIMIT, S_NODES
@@ -81,7 +76,7 @@ def measure() -> dict[str, Any]:
         lambda: kernel3.solve(game3.initial_position(), principal_variation=False)
     )
     nodes = result.extra["nodes"]
-    settled = _settled(kernel3, module)
+    settled = settled(kernel3, module)
     out["size3"] = {
         "nodes": nodes,
         "calls": None if settled is None else nodes - settled,
@@ -99,7 +94,7 @@ def measure() -> dict[str, Any]:
     kernel4.ctl[S_NODE_LIMIT] = RATE_NODES
     _, cpu, wall = _timed(lambda: kernel4._search(after_a1, -INFINITY, INFINITY))
     nodes = int(kernel4.ctl[S_NODES])
-    settled = _settled(kernel4, module)
+    settled = settled(kernel4, module)
     out["size4_rate"] = {
         "nodes": nodes,
         "calls": None if settled is None else nodes - settled,
@@ -109,18 +104,7 @@ def measure() -> dict[str, Any]:
         "rate_wall": round(nodes / wall),
     }
 
-    rng = random.Random(SOLVE_SEED)
-    positions: list[Any] = []
-    while len(positions) < SOLVE_POSITIONS:
-        position = after_a1
-        for _ in range(SOLVE_PLIES):
-            moves = game4.moves(position)
-            if not moves:
-                break
-            position = game4.play(position, rng.choice(moves))
-        else:
-            if game4.moves(position):
-                positions.append(position)
+    positions = random_positions(game4, after_a1, SOLVE_PLIES, SOLVE_POSITIONS, SOLVE_SEED)
     values, total_nodes, total_cpu, total_wall = [], 0, 0.0, 0.0
     for position in positions:
         kernel = module.ControlKernel(game4, tt_entries=1 << 22)

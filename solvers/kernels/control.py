@@ -114,11 +114,8 @@ import time
 from typing import Any
 
 import numpy as np
-from llvmlite import ir
-from numba import njit, types
-from numba.core import cgutils
+from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros  # LLVM cttz intrinsic
-from numba.extending import intrinsic
 
 from cgt.boards.hexhex import HexBoard
 from cgt.errors import ParameterError, PositionError
@@ -144,11 +141,12 @@ from solvers.kernels.table import (
     SLOT_WORDS,
     U64,
     UPPER,
-    bit_length,
     bucket_base,
     compiled,
+    credit,
     entry_flag,
     entry_move,
+    entry_of,
     entry_score,
     holds,
     new_table,
@@ -157,6 +155,7 @@ from solvers.kernels.table import (
     toward_leaf,
     toward_root,
 )
+from solvers.kernels.table import prefetch as _prefetch
 from solvers.result import SolveResult
 from solvers.retrograde import ProgressCallback
 
@@ -478,28 +477,6 @@ def _child_counts(
     return o0, o1, o2, p0, p1, p2
 
 
-@intrinsic
-def _prefetch(typingctx: Any, array: Any, index: Any) -> Any:
-    """Ask the processor to start loading ``array[index]`` into its caches (LLVM's
-    ``llvm.prefetch``, a hint: no effect on results)."""
-    signature = types.void(array, index)
-
-    def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
-        data = context.make_array(sig.args[0])(context, builder, args[0]).data
-        byte_pointer = ir.IntType(8).as_pointer()
-        i32 = ir.IntType(32)
-        function = cgutils.get_or_insert_function(
-            builder.module,
-            ir.FunctionType(ir.VoidType(), [byte_pointer, i32, i32, i32]),
-            "llvm.prefetch.p0i8",
-        )
-        address = builder.bitcast(builder.gep(data, [args[1]]), byte_pointer)
-        builder.call(function, [address, i32(0), i32(3), i32(1)])  # read, keep, data
-        return context.get_dummy_value()
-
-    return signature, codegen
-
-
 @njit(cache=True, inline="always")
 def _images(
     path: np.ndarray,
@@ -566,24 +543,13 @@ def _fill_images(path: np.ndarray, at: I64, tables: np.ndarray, white: U64, blac
 @njit(cache=True, inline="always")
 def _entry(tt: np.ndarray, k0: U64, k1: U64, side: I64, ctl: np.ndarray) -> tuple[I64, I64]:
     """(bound flag, score) of the key's table entry; flag 0 when the table has none."""
-    base = bucket_base(k0, k1, side, ctl[C_BUCKET_MASK])
-    for at in (base, base + SLOT_WORDS):
-        if holds(tt, at, k0, k1, side):
-            data = tt[at + 2]
-            return entry_flag(data), entry_score(data)
-    return 0, 0
+    return entry_of(tt, k0, k1, side, ctl[C_BUCKET_MASK])
 
 
 @njit(cache=True, inline="always")
 def _credit(ctl: np.ndarray, at: I64, work: I64) -> None:
-    """History heuristic: credit the move at ``ctl[at]`` with a cut-off that took ``work``
-    nodes, by the square of the work's bit length (a cut-off high in the tree counts more,
-    as depth squared does in chess programs); every count is halved when one passes
-    HISTORY_CAP, so that old credit fades and the counts keep ordering."""
-    ctl[at] += bit_length(work) ** 2
-    if ctl[at] > HISTORY_CAP:
-        for k in range(HISTORY, HISTORY + 2 * MOVE_CODES):
-            ctl[k] >>= 1
+    """History heuristic (:func:`solvers.kernels.table.credit`) over this kernel's counts."""
+    credit(ctl, at, work, HISTORY, 2 * MOVE_CODES, HISTORY_CAP)
 
 
 @compiled

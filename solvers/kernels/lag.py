@@ -34,18 +34,58 @@ Negamax alpha-beta, fail-soft, as :mod:`solvers.alphabeta` (read its docstring o
 bounds). LAG is acyclic (proofs/lag.py gives a potential that every move raises), so there is
 no repetition handling: every result is path-independent and may be stored.
 
-* Scores are for the player to move. Value mode uses -1/1 (LAG has no draws, so with the
-  window (-1, 1) every node result is exact); remoteness mode uses mate-distance scores
-  ``BIG - r`` / ``-(BIG - r)``, with windows widened one step per ply so bounds stay exact.
+* Scores are for the player to move. Value mode uses -1/1 (LAG has no draws) and the window
+  (-1, 1), which is the full one: a fail-low -1 or a fail-high 1 is the exact value.
+  Remoteness mode uses mate-distance scores ``BIG - r`` / ``-(BIG - r)``, with windows
+  widened one step per ply so bounds stay exact.
+* Iterative deepening (value mode, ``deepening=(first, step, last)``, default by board size
+  :func:`default_deepening`): passes with a growing ply bound, ``first``, ``first + step``,
+  ... up to ``last``, then one unbounded search. A node at a pass's bound scores 0,
+  "unknown" (no draws exist, so 0 is free); a node whose value depends on an unknown scores
+  0 too and is never stored, while a 1 or a -1 is a proof whatever the bound (it never rests
+  on an unknown) and is stored as EXACT: the table carries every proof into the next pass.
+  The driver (:meth:`LagKernel._search`) stops at the first pass that proves the root, or
+  that met no bound. Why: with scores -1/1 and no bound the plain search dives into the
+  first move's subtree, however deep, before it looks at a sibling that wins at once (the
+  short size-4 win of benchmarks/DFPN.md stayed open after 309 M nodes; deepening proves it
+  in a few hundred). Where every opening needs the full depth (size 3) passes up to 8 plies
+  cost a few percent and deeper ones more, while on size-4 positions passes up to 16 plies
+  took far fewer nodes than up to 8: the last bound is by board size
+  (benchmarks/LAG_KERNEL.md). A pass that a node budget cuts short resumes at its bound.
+  History is not credited for a cut-off by an unknown, and an unknown position stores
+  nothing (both measured worse: :data:`CREDIT_UNKNOWN`, :data:`STORE_UNKNOWN`).
 * Transposition table: the shared one of :mod:`solvers.kernels.table` (buckets of two
   3-word slots, FULL key = white and black bitboards plus the side to move as the tag, bound
   flag EXACT/LOWER/UPPER, score, best move, log2 of the subtree's node count; slot 0
-  work-preferred, slot 1 always-replace). Capacity is fixed by ``tt_entries``.
-* Move ordering: the table move first, then captures and merges, then the history heuristic
-  (moves that caused cut-offs), by insertion sort.
-* Symmetry: the left-right mirror (the only symmetry LAG keeps). A position is keyed by the
-  smaller of itself and its mirror image (bitboards mirrored by byte-chunk lookup tables);
-  the best move is stored in the key's frame and mapped back on probe.
+  work-preferred, slot 1 always-replace). Capacity is fixed by ``tt_entries``. A node probes
+  each child's entry itself before calling the search on it, and a child its entry settles
+  is not called: it counts as one node all the same (a node is one visit of a position, a
+  call entered or a child settled by its entry, ``ctl[S_SETTLED]`` of them), as in
+  :mod:`solvers.kernels.control`.
+* Enhanced transposition cut-off (``etc=True``): before its first search call a node reads
+  the entries of all its remaining children (the first child's entry decides most nodes,
+  so this is lazy). One that refutes its child cuts the node off at once
+  (``ctl[S_ETC_CUTOFFS]``, counted as the one child visit it replaces); one that says its
+  child cannot raise alpha sends that child last. The children's keys computed for it are
+  kept in the node's frame for the visits; all are computed, and their buckets prefetched
+  (``llvm.prefetch``, :data:`PREFETCH`), before the first is probed, and the table move's
+  child's bucket is prefetched while the node generates its moves: with a table far bigger
+  than the caches a probe is a wait for memory (measured while tuning: size 3 strict, all
+  openings, 15.6 s of process time with the prefetches, 17.4 s without). Each bound is used
+  only in its own direction
+  (:func:`_bounds_above`, :func:`_bounds_below`); tests plant loose true bounds to check it.
+* Move ordering: the table move first, then captures and merges, then the history
+  heuristic, by insertion sort. Every cut-off (a win found, the common cut-off in value
+  mode, an ETC cut-off, a fail-high) credits its move with the square of the bit length of
+  the work it took (:func:`_credit`, as Control's).
+* Symmetry: the left-right mirror (the only symmetry LAG keeps). A position with at most
+  ``symmetry_pieces`` pieces (default :func:`default_symmetry_pieces`: every count, which
+  measured best: on size 3 the mirror images meet all the way down) is keyed by the smaller
+  of itself and its mirror image (bitboards mirrored by byte-chunk lookup tables); the
+  parent computes a child's key and passes it down; the best move is stored in the key's
+  frame and mapped back on probe.
+* Arguments: the per-ply move lists, order keys and children's keys are one array
+  (``frames[ply, F_*, child]``).
 * A node budget (``ctl[S_NODE_LIMIT]``) stops a search cleanly; nothing computed under an
   aborted search is stored, so calling again resumes with everything the table kept.
   :class:`~solvers.kernels.base.CompiledKernel` uses that for progress reports and
@@ -59,7 +99,7 @@ Kernel move codes are ``from * 64 + to``; the Python API converts them to the ga
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 from numba import njit
@@ -99,11 +139,15 @@ from solvers.kernels.table import (
     UPPER,
     bucket_base,
     compiled,
+    credit,
     entry_flag,
     entry_move,
+    entry_of,
     entry_score,
     holds,
     new_table,
+    popcount,
+    prefetch,
     store,
     toward_leaf,
     toward_root,
@@ -144,7 +188,9 @@ DEFAULT_MAX_PLY = 1024
 # (2 sides x 64 x 64 move codes).
 C_GOAL = 0
 C_REMOTENESS = 1
-C_SYMMETRY = 2
+#: Positions with at most this many pieces are keyed by the smaller of them and their mirror
+#: image; -1: no symmetry.
+C_SYMMETRY_PIECES = 2
 C_BUCKET_MASK = 3
 C_MAX_PLY = 4
 C_CHUNKS = 5
@@ -152,6 +198,16 @@ C_CHUNKS = 5
 C_PROBE = 6
 #: Positions answered by the tier tables instead of searched.
 C_TIER_HITS = 7
+#: 1: enhanced transposition cut-offs (probe every child's entry before searching any).
+C_ETC = 8
+#: Value mode, a pass of iterative deepening: nodes at this ply score 0, "unknown"; 0: none.
+C_HORIZON = 9
+#: Statistics beyond solvers.kernels.table's: children settled by their table entry without
+#: a search call (each counted as a node), the enhanced transposition cut-offs among them,
+#: and the nodes a deepening pass left unknown at its horizon.
+S_SETTLED = 26
+S_ETC_CUTOFFS = 27
+S_HORIZON = 28
 HISTORY = 32
 MOVE_CODES = 64 * 64
 CTL_LENGTH = HISTORY + 2 * MOVE_CODES
@@ -161,9 +217,69 @@ HISTORY_CAP = (1 << 40) - 1
 CAPTURE_BONUS = 1 << 42
 MERGE_BONUS = 1 << 41
 TABLE_MOVE_KEY = 1 << 50
+#: Credit history for cut-offs by children unknown within a deepening pass's bound? No:
+#: measured while tuning, size 3 strict took 50.1 M nodes with it, 47.8 M without.
+CREDIT_UNKNOWN = False
+#: Store the best move of a position left unknown by a deepening pass (as a LOWER -INFINITY
+#: entry, true and never deciding) to order the next pass? No: 47.8 M nodes with it, 46.0 M
+#: without on size 3 strict (such entries push proven ones out of the table).
+STORE_UNKNOWN = False
+#: Prefetch the table buckets of children about to be probed (the table move's child while
+#: the moves are generated; every child's before the ETC probes them).
+PREFETCH = True
+#: Every piece count (more than any board has cells): symmetry everywhere.
+ALL_PIECES = 64
+#: Rows of the per-ply frames of the search (``frames[ply, row, child]``): the moves, their
+#: order keys, then (filled by the enhanced transposition cut-off) the children's table keys.
+F_MOVES = 0
+F_ORDER = 1
+F_KEY_WHITE = 2
+F_KEY_BLACK = 3
+F_MIRRORED = 4
+F_ROWS = 5
+
+#: Value mode's iterative deepening by board size: (first ply bound, step, last bound), then
+#: one unbounded search (module docstring). Measured (benchmarks/LAG_KERNEL.md): on size 3,
+#: where every opening needs the full depth, bounds beyond 8 cost more than they save; on
+#: size-4 positions, bounds up to 16 took far fewer nodes. Sizes not listed: the largest.
+DEFAULT_DEEPENING: dict[int, tuple[int, int, int]] = {2: (2, 2, 8), 3: (2, 2, 8)}
+DEEPENING_BEYOND = (2, 2, 16)
+
+
+def default_deepening(size: int) -> tuple[int, int, int]:
+    """The default ``deepening`` of a size-``size`` board."""
+    return DEFAULT_DEEPENING.get(size, DEEPENING_BEYOND)
+
+
+#: Symmetry by board size: positions with at most this many pieces are keyed by the smaller
+#: of them and their mirror image (benchmarks/LAG_KERNEL.md). Sizes not listed: every count.
+DEFAULT_SYMMETRY_PIECES: dict[int, int] = {}
+
+
+def default_symmetry_pieces(size: int) -> int:
+    """The default ``symmetry_pieces`` of a size-``size`` board."""
+    return DEFAULT_SYMMETRY_PIECES.get(size, ALL_PIECES)
 
 
 # ------------------------------------------------------------------------- bit helpers
+def image_tables(permutation: list[int] | tuple[int, ...]) -> np.ndarray:
+    """Byte-chunk lookup tables of a cell permutation: ``tables[chunk, byte]`` is the image
+    of the cells ``8 * chunk + bit`` of ``byte``, so a bitboard's image is the OR of one
+    look-up per byte (:func:`_mirror`)."""
+    cells = len(permutation)
+    chunks = (cells + 7) // 8
+    tables = np.zeros((chunks, 256), dtype=np.uint64)
+    for chunk in range(chunks):
+        for byte in range(256):
+            image = 0
+            for bit in range(8):
+                cell = 8 * chunk + bit
+                if byte >> bit & 1 and cell < cells:
+                    image |= 1 << permutation[cell]
+            tables[chunk, byte] = image
+    return tables
+
+
 @njit(cache=True, inline="always")
 def _low_bit(x: U64) -> U64:
     return x & (~x + _U1)
@@ -358,6 +474,70 @@ def perft(
 
 
 # ------------------------------------------------------------------------- search
+@njit(cache=True, inline="always")
+def _child_key(
+    white: U64, black: U64, pieces: I64, mirror_tables: np.ndarray, ctl: np.ndarray
+) -> tuple[U64, U64, I64]:
+    """Table key of a position of ``pieces`` pieces and 1 if it is the mirror image: the
+    smaller of the position and its mirror, where ``pieces <= ctl[C_SYMMETRY_PIECES]``."""
+    if pieces > ctl[C_SYMMETRY_PIECES]:
+        return white, black, 0
+    chunks = ctl[C_CHUNKS]
+    mirror_white = _mirror(white, mirror_tables, chunks)
+    if mirror_white > white:
+        return white, black, 0
+    mirror_black = _mirror(black, mirror_tables, chunks)
+    if mirror_white < white or mirror_black < black:
+        return mirror_white, mirror_black, 1
+    return white, black, 0
+
+
+@njit(cache=True, inline="always")
+def _entry(tt: np.ndarray, k0: U64, k1: U64, side: I64, ctl: np.ndarray) -> tuple[I64, I64]:
+    """(bound flag, score) of the key's table entry; flag 0 when the table has none."""
+    return entry_of(tt, k0, k1, side, ctl[C_BUCKET_MASK])
+
+
+@njit(cache=True, inline="always")
+def _credit(ctl: np.ndarray, at: I64, work: I64) -> None:
+    """History heuristic (:func:`solvers.kernels.table.credit`) over this kernel's counts."""
+    credit(ctl, at, work, HISTORY, 2 * MOVE_CODES, HISTORY_CAP)
+
+
+@njit(cache=True, inline="always")
+def _settles(flag: I64, stored: I64, alpha: I64, beta: I64) -> bool:
+    """Whether an entry (flag 0: none) decides its position within (alpha, beta)."""
+    return (
+        flag == EXACT or (flag == LOWER and stored >= beta) or (flag == UPPER and stored <= alpha)
+    )
+
+
+@njit(cache=True, inline="always")
+def _bounds_above(flag: I64) -> bool:
+    """Whether an entry's score bounds its position's value from above (EXACT, UPPER)."""
+    return flag in (EXACT, UPPER)
+
+
+@njit(cache=True, inline="always")
+def _bounds_below(flag: I64) -> bool:
+    """Whether an entry's score bounds its position's value from below (EXACT, LOWER)."""
+    return flag in (EXACT, LOWER)
+
+
+@njit(cache=True, inline="always")
+def _reorder(frames: np.ndarray, ply: I64, first: I64, count: I64) -> None:
+    """Stable insertion sort of the node's children ``first..count-1`` by increasing
+    ``frames[ply, F_ORDER]``, carrying each child's move and cached key along."""
+    for i in range(first + 1, count):
+        j = i
+        while j > first and frames[ply, F_ORDER, j - 1] > frames[ply, F_ORDER, j]:
+            for row in range(F_ROWS):
+                held = frames[ply, row, j]
+                frames[ply, row, j] = frames[ply, row, j - 1]
+                frames[ply, row, j - 1] = held
+            j -= 1
+
+
 @compiled
 def search(
     white: U64,
@@ -366,14 +546,16 @@ def search(
     alpha: I64,
     beta: I64,
     ply: I64,
+    key_white: U64,
+    key_black: U64,
+    mirrored: I64,
     nbr: np.ndarray,
     dest: np.ndarray,
     far: np.ndarray,
     mirror_tables: np.ndarray,
     mirror_cell: np.ndarray,
     ctl: np.ndarray,
-    moves: np.ndarray,
-    order: np.ndarray,
+    frames: np.ndarray,
     tt: np.ndarray,
     tiers: np.ndarray,
     tier_offsets: np.ndarray,
@@ -382,10 +564,14 @@ def search(
 ) -> I64:
     """Fail-soft negamax score of the position for ``side`` within (alpha, beta).
 
-    Returns 0 with ``ctl[S_ABORTED]`` (node budget) or ``ctl[S_OVERFLOW]`` (ply limit) set
-    when one runs out; nothing computed after that is stored. With ``ctl[C_PROBE]`` set, a
-    position whose piece counts are a kept tier of ``tiers`` (flat uint16 records of
-    :mod:`solvers.kernels.lag_tiers`, placed by ``tier_offsets``) is read, not searched.
+    ``key_white``, ``key_black``: the position's table key (``mirrored`` = 1 if it is the
+    mirror image), computed by the parent (:func:`_child_key`). Returns 0 with
+    ``ctl[S_ABORTED]`` (node budget) or ``ctl[S_OVERFLOW]`` (ply limit) set when one runs
+    out; nothing computed after that is stored. In value mode with ``ctl[C_HORIZON]`` > 0 a
+    node at that ply scores 0, "unknown": a pass of iterative deepening (module docstring).
+    With ``ctl[C_PROBE]`` set, a position whose piece counts are a kept tier of ``tiers``
+    (flat uint16 records of :mod:`solvers.kernels.lag_tiers`, placed by ``tier_offsets``) is
+    read, not searched.
     """
     ctl[S_NODES] += 1
     if ctl[S_NODES] > ctl[S_NODE_LIMIT]:
@@ -407,19 +593,6 @@ def search(
                 ctl[C_TIER_HITS] += 1
                 score = win - (record & TIER_REMOTENESS_MASK) if remoteness != 0 else 1
                 return score if record >> TIER_OUTCOME_SHIFT == TIER_WIN else -score
-    # table key: the smaller of the position and its mirror image
-    key_white = white
-    key_black = black
-    mirrored = False
-    if ctl[C_SYMMETRY] != 0:
-        chunks = ctl[C_CHUNKS]
-        mirror_white = _mirror(white, mirror_tables, chunks)
-        if mirror_white <= white:
-            mirror_black = _mirror(black, mirror_tables, chunks)
-            if mirror_white < white or mirror_black < black:
-                key_white = mirror_white
-                key_black = mirror_black
-                mirrored = True
     base = bucket_base(key_white, key_black, side, ctl[C_BUCKET_MASK])
     ctl[S_PROBES] += 1
     table_move = np.int64(-1)
@@ -427,25 +600,34 @@ def search(
         if holds(tt, at, key_white, key_black, side):
             ctl[S_HITS] += 1
             data = tt[at + 2]
-            stored_flag = entry_flag(data)
             stored = entry_score(data)
-            if (
-                stored_flag == EXACT
-                or (stored_flag == LOWER and stored >= beta)
-                or (stored_flag == UPPER and stored <= alpha)
-            ):
+            if _settles(entry_flag(data), stored, alpha, beta):
                 return stored
             table_move = entry_move(data)
-            if mirrored:
+            if mirrored != 0:
                 table_move = mirror_cell[table_move >> 6] * 64 + mirror_cell[table_move & 63]
             break
     if ply >= ctl[C_MAX_PLY]:
         ctl[S_OVERFLOW] = 1
         return 0
+    horizon = ctl[C_HORIZON]
+    if horizon != 0 and ply >= horizon:
+        ctl[S_HORIZON] += 1
+        return 0  # unknown within this pass's bound
     own = white if side == 0 else black
     opp = black if side == 0 else white
+    pieces = popcount(white | black)
+    if PREFETCH and table_move >= 0:
+        # the table move's child is searched first: start loading its table bucket now,
+        # while the moves are generated (a probe of a big table is a wait for memory)
+        tm_white, tm_black = _lag_child(white, black, side, table_move)
+        tm_captured = 1 if opp & (_U1 << np.uint64(table_move & 63)) != _U0 else 0
+        tkw, tkb, _ = _child_key(tm_white, tm_black, pieces - tm_captured, mirror_tables, ctl)
+        prefetch(tt, bucket_base(tkw, tkb, 1 - side, ctl[C_BUCKET_MASK]))  # type: ignore[call-arg]
     k = count_objects(own, nbr)
-    count = generate_moves(own, opp, side, k, dest, nbr, moves[ply], order[ply])
+    moves = frames[ply, F_MOVES]
+    order = frames[ply, F_ORDER]
+    count = generate_moves(own, opp, side, k, dest, nbr, moves, order)
     if count == 0:
         return end_score(own, opp, goal, nbr) * win
     max_score = BIG - 1 if remoteness != 0 else 1
@@ -453,60 +635,134 @@ def search(
     # key first
     history = HISTORY + side * MOVE_CODES
     for i in range(count):
-        m = moves[ply, i]
+        m = moves[i]
         if m == table_move:
-            order[ply, i] = TABLE_MOVE_KEY
+            order[i] = TABLE_MOVE_KEY
         else:
-            order[ply, i] += min(ctl[history + m], HISTORY_CAP)
+            order[i] += min(ctl[history + m], HISTORY_CAP)
     for i in range(1, count):
-        m = moves[ply, i]
-        key = order[ply, i]
+        m = moves[i]
+        key = order[i]
         j = i - 1
-        while j >= 0 and order[ply, j] < key:
-            moves[ply, j + 1] = moves[ply, j]
-            order[ply, j + 1] = order[ply, j]
+        while j >= 0 and order[j] < key:
+            moves[j + 1] = moves[j]
+            order[j + 1] = order[j]
             j -= 1
-        moves[ply, j + 1] = m
-        order[ply, j + 1] = key
+        moves[j + 1] = m
+        order[j + 1] = key
     original_alpha = alpha
     nodes_before = ctl[S_NODES]
     best = -INFINITY
     best_move = np.int64(-1)
-    for i in range(count):
-        m = moves[ply, i]
-        source_bit = _U1 << np.uint64(m >> 6)
-        target_bit = _U1 << np.uint64(m & 63)
-        child_own = own ^ source_bit ^ target_bit
-        child_opp = opp & ~target_bit
-        if side == 0:
-            child_white = child_own
-            child_black = child_opp
+    child_alpha = -toward_leaf(beta, remoteness)
+    etc_done = ctl[C_ETC] == 0
+    cached_from = count  # children from here on have their keys in frames (after ETC)
+    i = 0
+    while i < count:
+        m = moves[i]
+        child_white, child_black = _lag_child(white, black, side, m)
+        if i >= cached_from:
+            child_key_white = np.uint64(frames[ply, F_KEY_WHITE, i])
+            child_key_black = np.uint64(frames[ply, F_KEY_BLACK, i])
+            child_mirrored = frames[ply, F_MIRRORED, i]
         else:
-            child_white = child_opp
-            child_black = child_own
-        child_score = search(
-            child_white,
-            child_black,
-            1 - side,
-            -toward_leaf(beta, remoteness),
-            -toward_leaf(alpha, remoteness),
-            ply + 1,
-            nbr,
-            dest,
-            far,
-            mirror_tables,
-            mirror_cell,
-            ctl,
-            moves,
-            order,
-            tt,
-            tiers,
-            tier_offsets,
-            binom,
-            flip_cell,
-        )
-        if ctl[S_ABORTED] != 0 or ctl[S_OVERFLOW] != 0:
-            return 0
+            captured = 1 if opp & (_U1 << np.uint64(m & 63)) != _U0 else 0
+            child_key_white, child_key_black, child_mirrored = _child_key(
+                child_white, child_black, pieces - captured, mirror_tables, ctl
+            )
+        # a child settled by its entry is not called (counted as the node it replaces)
+        child_beta = -toward_leaf(alpha, remoteness)
+        settled = False
+        child_score = np.int64(0)
+        if ctl[S_NODES] < ctl[S_NODE_LIMIT]:
+            stored_flag, stored = _entry(tt, child_key_white, child_key_black, 1 - side, ctl)
+            if _settles(stored_flag, stored, child_alpha, child_beta):
+                settled = True
+                child_score = stored
+                ctl[S_NODES] += 1
+                ctl[S_SETTLED] += 1
+                ctl[S_HITS] += 1
+                if ply + 1 > ctl[S_MAX_PLY]:
+                    ctl[S_MAX_PLY] = ply + 1
+        if not settled and not etc_done:
+            etc_done = True
+            if ctl[S_NODES] < ctl[S_NODE_LIMIT]:
+                # enhanced transposition cut-off, before the first search call (a node
+                # its first child's entry decides needs none): every later child's entry.
+                # One that refutes its child cuts this node off at once (one node: the
+                # child visit it replaces); one that says its child cannot raise alpha
+                # sends that child last, where a cut-off may spare its visit.
+                frames[ply, F_KEY_WHITE, i] = np.int64(child_key_white)
+                frames[ply, F_KEY_BLACK, i] = np.int64(child_key_black)
+                frames[ply, F_MIRRORED, i] = child_mirrored
+                late = False
+                cut = False
+                for j in range(i + 1, count):  # every key first, its bucket on its way
+                    other = moves[j]
+                    other_white, other_black = _lag_child(white, black, side, other)
+                    captured = 1 if opp & (_U1 << np.uint64(other & 63)) != _U0 else 0
+                    okw, okb, omirrored = _child_key(
+                        other_white, other_black, pieces - captured, mirror_tables, ctl
+                    )
+                    frames[ply, F_KEY_WHITE, j] = np.int64(okw)
+                    frames[ply, F_KEY_BLACK, j] = np.int64(okb)
+                    frames[ply, F_MIRRORED, j] = omirrored
+                    order[j] = 0
+                    if PREFETCH:
+                        prefetch(tt, bucket_base(okw, okb, 1 - side, ctl[C_BUCKET_MASK]))  # type: ignore[call-arg]
+                for j in range(i + 1, count):
+                    other = moves[j]
+                    okw = np.uint64(frames[ply, F_KEY_WHITE, j])
+                    okb = np.uint64(frames[ply, F_KEY_BLACK, j])
+                    stored_flag, stored = _entry(tt, okw, okb, 1 - side, ctl)
+                    if _bounds_above(stored_flag):
+                        score = toward_root(-stored, remoteness)
+                        if score >= beta or score >= max_score:
+                            ctl[S_NODES] += 1
+                            ctl[S_HITS] += 1
+                            ctl[S_SETTLED] += 1
+                            ctl[S_ETC_CUTOFFS] += 1
+                            if ply + 1 > ctl[S_MAX_PLY]:
+                                ctl[S_MAX_PLY] = ply + 1
+                            best = score
+                            best_move = other
+                            cut = True
+                            break
+                    if _bounds_below(stored_flag) and stored >= child_beta:
+                        order[j] = 1
+                        late = True
+                if cut:
+                    break
+                cached_from = i
+                if late:
+                    _reorder(frames, ply, i + 1, count)
+        if not settled:
+            child_score = search(
+                child_white,
+                child_black,
+                1 - side,
+                child_alpha,
+                child_beta,
+                ply + 1,
+                child_key_white,
+                child_key_black,
+                child_mirrored,
+                nbr,
+                dest,
+                far,
+                mirror_tables,
+                mirror_cell,
+                ctl,
+                frames,
+                tt,
+                tiers,
+                tier_offsets,
+                binom,
+                flip_cell,
+            )
+            if ctl[S_ABORTED] != 0 or ctl[S_OVERFLOW] != 0:
+                return 0
+        i += 1
         score = toward_root(-child_score, remoteness)
         if score > best:
             best = score
@@ -515,17 +771,30 @@ def search(
                 alpha = best
                 if best >= beta or best >= max_score:
                     break
-    if best >= max_score:  # nothing can beat it: exact whatever the window
-        flag = EXACT
-    elif best >= beta:
+    unknown = horizon != 0 and best == 0
+    if (best >= beta or best >= max_score) and (CREDIT_UNKNOWN or not unknown):
+        # a cut-off: credit the move (history); not one by a child merely unknown within a
+        # pass's bound
+        _credit(ctl, history + best_move, ctl[S_NODES] - nodes_before)
+    if unknown:
+        # unknown within this pass: no bound on the value is known, but the best move
+        # orders the next pass; LOWER -INFINITY is true and never decides anything
         flag = LOWER
-        ctl[history + best_move] += 1
-    elif best <= original_alpha:
-        flag = UPPER
+        best_stored: I64 = -INFINITY
     else:
-        flag = EXACT
+        best_stored = best
+        if best >= max_score:  # nothing can beat it: exact whatever the window
+            flag = EXACT
+        elif best >= beta:
+            flag = LOWER
+        elif best <= original_alpha:
+            flag = UPPER
+        else:
+            flag = EXACT
+    if unknown and not STORE_UNKNOWN:
+        return best
     stored_move = best_move
-    if mirrored:
+    if mirrored != 0:
         stored_move = mirror_cell[best_move >> 6] * 64 + mirror_cell[best_move & 63]
     store(
         tt,
@@ -534,12 +803,20 @@ def search(
         key_black,
         side,
         flag,
-        best,
+        best_stored,
         stored_move,
         ctl[S_NODES] - nodes_before,
         ctl,
     )
     return best
+
+
+@compiled
+def root_key(
+    white: U64, black: U64, mirror_tables: np.ndarray, ctl: np.ndarray
+) -> tuple[U64, U64, I64]:
+    """The root's table key and mirror flag (what a parent passes to :func:`search`)."""
+    return _child_key(white, black, popcount(white | black), mirror_tables, ctl)
 
 
 # --------------------------------------------------------------- proof-number search
@@ -550,17 +827,10 @@ DFPN_WEAK = False
 
 @njit(cache=True, inline="always")
 def _key(white: U64, black: U64, mirror_tables: np.ndarray, ctl: np.ndarray) -> tuple[U64, U64]:
-    """Table key: the smaller of the position and its mirror image (with symmetry on)."""
-    if ctl[C_SYMMETRY] == 0:
-        return white, black
-    chunks = ctl[C_CHUNKS]
-    mirror_white = _mirror(white, mirror_tables, chunks)
-    if mirror_white > white:
-        return white, black
-    mirror_black = _mirror(black, mirror_tables, chunks)
-    if mirror_white < white or mirror_black < black:
-        return mirror_white, mirror_black
-    return white, black
+    """Table key (:func:`_child_key`: the smaller of the position and its mirror image
+    where symmetry applies)."""
+    kw, kb, _ = _child_key(white, black, popcount(white | black), mirror_tables, ctl)
+    return kw, kb
 
 
 @njit(cache=True, inline="always")
@@ -729,6 +999,9 @@ class LagKernel(CompiledKernel):
         max_ply: int = DEFAULT_MAX_PLY,
         method: str = "alphabeta",
         tiers: Any = None,
+        symmetry_pieces: int | None = None,
+        etc: bool = True,
+        deepening: tuple[int, int, int] | Literal["default"] | None = "default",
     ) -> None:
         if game.name != "lag":
             raise ParameterError(f"the compiled LAG kernel cannot solve {game.name!r}")
@@ -770,26 +1043,35 @@ class LagKernel(CompiledKernel):
 
         mirror = board.symmetries[MIRROR_LEFT_RIGHT]
         self.chunks = (cells + 7) // 8
-        self.mirror_tables = np.zeros((self.chunks, 256), dtype=np.uint64)
-        for chunk in range(self.chunks):
-            for byte in range(256):
-                image = 0
-                for bit in range(8):
-                    cell = 8 * chunk + bit
-                    if byte >> bit & 1 and cell < cells:
-                        image |= 1 << mirror[cell]
-                self.mirror_tables[chunk, byte] = image
+        self.mirror_tables = image_tables(mirror)
         self.mirror_cell = np.arange(64, dtype=np.int64)
         self.mirror_cell[:cells] = mirror
         self.ctl = np.zeros(CTL_LENGTH, dtype=np.int64)
         self.ctl[C_GOAL] = goal_code(game.goal, game.goal_check)  # type: ignore[attr-defined]
         self.ctl[C_REMOTENESS] = 1 if remoteness else 0
-        self.ctl[C_SYMMETRY] = 1 if symmetry else 0
+        if symmetry_pieces is None:
+            symmetry_pieces = default_symmetry_pieces(board.n)
+        self.ctl[C_SYMMETRY_PIECES] = symmetry_pieces if symmetry else -1
+        self.ctl[C_ETC] = 1 if etc else 0
+        if deepening == "default":
+            deepening = default_deepening(board.n)
+        if deepening is not None and (len(deepening) != 3 or min(deepening) < 1):
+            raise ParameterError(
+                f"deepening is (first ply bound, step, last bound), all >= 1: {deepening!r}"
+            )
+        #: value mode: iterative deepening (first ply bound, step, last bound: after it one
+        #: unbounded search), None for one plain search
+        self.deepening = None if remoteness else deepening
+        #: the pass a budget cut short: (position, ply bound), resumed by the next call
+        self._pass: tuple[Any, int] | None = None
         self.ctl[C_BUCKET_MASK] = bucket_mask
         self.ctl[C_MAX_PLY] = max_ply
         self.ctl[C_CHUNKS] = self.chunks
         self.moves_buffer = np.zeros((max_ply + 1, 4 * cells), dtype=np.int64)
         self.order_buffer = np.zeros((max_ply + 1, 4 * cells), dtype=np.int64)
+        #: the alpha-beta search's per-ply frames (F_* rows)
+        alphabeta_plies = max_ply + 1 if method == "alphabeta" else 1
+        self.frames = np.zeros((alphabeta_plies, F_ROWS, 4 * cells), dtype=np.int64)
         #: df-pn: the children's (proof, disproof) numbers of every node on the path
         self.numbers = np.zeros((max_ply + 1 if method == "dfpn" else 1, 2, 4 * cells), np.int64)
         self.binom = binomial_table()
@@ -915,6 +1197,36 @@ class LagKernel(CompiledKernel):
                 self.tt,
             )
             return 1 if pn == 0 else -1
+        kw, kb, mirrored = root_key(white, black, self.mirror_tables, self.ctl)
+        if self.remoteness:
+            return self._pass_search(white, black, side, alpha, beta, (kw, kb, mirrored))
+        # value mode: scores are -1 and 1 (0 for "unknown" in a deepening pass), so the window
+        # (-1, 1) is the full one, and with it a fail-low -1 or fail-high 1 is exact
+        alpha, beta = max(alpha, -1), min(beta, 1)
+        if self.deepening is None:
+            return self._pass_search(white, black, side, alpha, beta, (kw, kb, mirrored))
+        first, step, last = self.deepening
+        bound = first
+        if self._pass is not None and self._pass[0] == position:
+            bound = self._pass[1]  # resume the pass a node budget cut short
+        self._pass = None
+        while True:
+            self.ctl[C_HORIZON] = bound
+            horizon_before = self.ctl[S_HORIZON]
+            value = self._pass_search(white, black, side, alpha, beta, (kw, kb, mirrored))
+            self.ctl[C_HORIZON] = 0
+            if self.ctl[S_ABORTED] or self.ctl[S_OVERFLOW]:
+                self._pass = (position, bound)
+                return 0
+            if value != 0 or self.ctl[S_HORIZON] == horizon_before:
+                return value  # proven (a pass that met no horizon searched everything)
+            bound = bound + step if 0 < bound < last else 0  # 0: no horizon
+
+    def _pass_search(
+        self, white: Any, black: Any, side: int, alpha: int, beta: int, key: tuple[Any, Any, int]
+    ) -> int:
+        """One compiled search from the root (a deepening pass when ``ctl[C_HORIZON]``)."""
+        kw, kb, mirrored = key
         return int(
             search(
                 white,
@@ -923,14 +1235,16 @@ class LagKernel(CompiledKernel):
                 alpha,
                 beta,
                 0,
+                np.uint64(kw),
+                np.uint64(kb),
+                mirrored,
                 self.nbr,
                 self.dest,
                 self.far,
                 self.mirror_tables,
                 self.mirror_cell,
                 self.ctl,
-                self.moves_buffer,
-                self.order_buffer,
+                self.frames,
                 self.tt,
                 self.tier_records,
                 self.tier_offsets,
