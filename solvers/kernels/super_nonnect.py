@@ -59,6 +59,7 @@ diagnosis shows the gap child by child.
 
 from __future__ import annotations
 
+import functools
 import time
 from typing import Any
 
@@ -773,6 +774,32 @@ def dfpn(
 
 
 # --------------------------------------------------------------------- Python side
+@functools.cache
+def chunk_tables(compact_maps: tuple[tuple[int, ...], ...]) -> np.ndarray:
+    """``sym_tables[s, k, v]``: the image under symmetry ``s`` (a map of compact cells) of
+    the cells ``8k + bit`` for the bits of ``v``, as two words (once per board)."""
+    tables = np.zeros((len(compact_maps), CHUNKS, 256, 2), dtype=np.uint64)
+    for s, compact_map in enumerate(compact_maps):
+        for k in range(CHUNKS):
+            images = [0] * 256
+            for v in range(1, 256):
+                low = (v & -v).bit_length() - 1
+                i = 8 * k + low
+                bit = 1 << compact_map[i] if i < len(compact_map) else 0
+                images[v] = images[v & (v - 1)] | bit
+            tables[s, k, :, 0] = [m & (2**64 - 1) for m in images]
+            tables[s, k, :, 1] = [m >> 64 for m in images]
+    return tables
+
+
+@functools.cache
+def ring_rows(adjacency: tuple[tuple[int, ...], ...]) -> list[list[int]]:
+    """:func:`ring_words` of every cell of a board given as each compact cell's neighbours
+    (once per board: the patterns take a tenth of a second on 3x3)."""
+    adjacent = {cell: set(near) for cell, near in enumerate(adjacency)}
+    return [ring_words(cell, adjacent) for cell in adjacent]
+
+
 def ring_words(cell: int, adjacent: dict[int, set[int]]) -> list[int]:
     """The ``neighbours`` row of ``cell`` after its mask: the packed ring and the bits of
     the patterns that join its neighbours (see :func:`_locally_joined`)."""
@@ -852,14 +879,16 @@ class SuperNonnectKernel(CompiledKernel):
         self.full = self._words(sum(1 << i for i in range(cells)))
         self.neighbours = np.zeros((MOVE_CODES, NEIGHBOUR_WORDS), dtype=np.uint64)
         self.target = np.zeros(MOVE_CODES, dtype=np.int64)
-        adjacent = {
-            self.compact[c]: {self.compact[d] for d in bits_of(geometry.neighbour_masks[c])}
-            for c in game_cells
-        }
+        rings = ring_rows(
+            tuple(
+                tuple(sorted(self.compact[d] for d in bits_of(geometry.neighbour_masks[c])))
+                for c in game_cells
+            )
+        )
         for c in game_cells:
             i = self.compact[c]
             self.neighbours[i, :N_RING] = self._words(self.to_compact(geometry.neighbour_masks[c]))
-            self.neighbours[i, N_RING:] = ring_words(i, adjacent)
+            self.neighbours[i, N_RING:] = rings[i]
             self.target[i] = geometry.target_of[c]
         board_count = len(geometry.board_masks)
         self.boards = np.zeros((board_count, 2), dtype=np.uint64)
@@ -868,21 +897,15 @@ class SuperNonnectKernel(CompiledKernel):
         symmetries = geometry.symmetries
         self.perm = np.zeros((2, len(symmetries), MOVE_CODES), dtype=np.int16)
         self.board_perm = np.zeros((len(symmetries), board_count), dtype=np.int64)
-        self.sym_tables = np.zeros((len(symmetries), CHUNKS, 256, 2), dtype=np.uint64)
+        compact_maps = []
         for s, (cell_map, board_map) in enumerate(symmetries):
-            compact_map = [self.compact[cell_map[c]] for c in game_cells]
+            compact_map = tuple(self.compact[cell_map[c]] for c in game_cells)
+            compact_maps.append(compact_map)
             for i, image in enumerate(compact_map):
                 self.perm[0, s, i] = image
                 self.perm[1, s, image] = i
             self.board_perm[s] = board_map
-            for k in range(CHUNKS):
-                for v in range(256):
-                    mask = 0
-                    for bit in range(8):
-                        i = 8 * k + bit
-                        if v >> bit & 1 and i < cells:
-                            mask |= 1 << compact_map[i]
-                    self.sym_tables[s, k, v] = self._words(mask)
+        self.sym_tables = chunk_tables(tuple(compact_maps)).copy()
         self.tt, self.capacity, bucket_mask = new_table(tt_entries)
         self.ctl = np.zeros(CTL_LENGTH, dtype=np.int64)
         self.ctl[C_CELLS] = cells
