@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import os
 import platform
+import random
 import subprocess
 import sys
 import tempfile
@@ -96,3 +97,28 @@ def compare(
         "current": {"commit": info["commit"], "runs": runs["current"]},
         "baseline": {"commit": baseline_commit, "runs": runs["baseline"]},
     }
+
+
+def random_positions(game: Any, start: Any, plies: int, count: int, seed: int) -> list[Any]:
+    """``count`` positions ``plies`` uniformly random moves after ``start`` (seeded), each
+    with a move left: the games that end sooner are skipped."""
+    rng = random.Random(seed)
+    positions: list[Any] = []
+    while len(positions) < count:
+        position = start
+        for _ in range(plies):
+            moves = game.moves(position)
+            if not moves:
+                break
+            position = game.play(position, rng.choice(moves))
+        else:
+            if game.moves(position):
+                positions.append(position)
+    return positions
+
+
+def settled(kernel: Any, module: Any) -> int | None:
+    """Children settled by their table entry (``module.S_SETTLED``), where the kernel
+    counts them."""
+    index = getattr(module, "S_SETTLED", None)
+    return None if index is None else int(kernel.ctl[index])

@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 import statistics
 import sys
 import time
@@ -68,6 +67,7 @@ CHILD_NODES = 3_000_000
 #: Options of the current kernel measured one at a time against its defaults.
 VARIANTS: dict[str, dict[str, Any]] = {
     "no ETC": {"etc": False},
+    "no history": {"history": False},
     "iterative deepening": {"deepening": True},
     "symmetry: none": {"symmetry_cuts": -1},
     "symmetry: <= 2 cuts": {"symmetry_cuts": 2},
@@ -86,41 +86,21 @@ def _timed(work: Any) -> tuple[Any, float, float]:
     return out, time.process_time() - cpu, time.perf_counter() - started
 
 
-def _settled(kernel: Any, module: Any) -> int | None:
-    """Children settled by their table entry, where the kernel counts them."""
-    index = getattr(module, "S_SETTLED", None)
-    return None if index is None else int(kernel.ctl[index])
-
-
 def _calls(kernel: Any, module: Any, nodes: int) -> int | None:
-    settled = _settled(kernel, module)
-    return None if settled is None else nodes - settled
+    """Calls of the search among ``nodes`` (nodes minus the children settled by their
+    entry), where the kernel counts them."""
+    from baseline_trees import settled  # beside this file
+
+    count = settled(kernel, module)
+    return None if count is None else nodes - count
 
 
 def _played(game: Any, cuts: int, seed: int) -> Any:
     """The position ``cuts`` cuts into the seeded random game (benchmarks/dfpn_vs_alphabeta's
     positions: one ``random.Random(seed)``, a uniform choice among the legal cuts)."""
-    rng = random.Random(seed)
-    position = game.initial_position()
-    for _ in range(cuts):
-        position = game.play(position, rng.choice(game.moves(position)))
-    return position
+    from baseline_trees import random_positions  # beside this file
 
-
-def _random_positions(game: Any) -> list[Any]:
-    rng = random.Random(RANDOM_SEED)
-    positions: list[Any] = []
-    while len(positions) < RANDOM_POSITIONS:
-        position = game.initial_position()
-        for _ in range(RANDOM_CUTS):
-            moves = game.moves(position)
-            if not moves:
-                break
-            position = game.play(position, rng.choice(moves))
-        else:
-            if game.moves(position):
-                positions.append(position)
-    return positions
+    return random_positions(game, game.initial_position(), cuts, 1, seed)[0]
 
 
 def _small(module: Any, options: dict[str, Any]) -> dict[str, Any]:
@@ -146,13 +126,16 @@ def _small(module: Any, options: dict[str, Any]) -> dict[str, Any]:
 
 
 def _random(module: Any, options: dict[str, Any]) -> dict[str, Any]:
+    from baseline_trees import random_positions  # beside this file
+
     from cgt.games.super_nonnect import SuperNonnect
     from solvers.kernels.table import INFINITY, S_NODES
 
     game = SuperNonnect(a=3, b=3, rule="revised")
     values, nodes, cpu_total, wall_total = [], 0, 0.0, 0.0
     calls: int | None = 0
-    positions = _random_positions(game)
+    start = game.initial_position()
+    positions = random_positions(game, start, RANDOM_CUTS, RANDOM_POSITIONS, RANDOM_SEED)
     for position in positions:
         kernel = module.SuperNonnectKernel(game, tt_entries=TT_ENTRIES, **options)
         value, cpu, wall = _timed(lambda k=kernel, p=position: k.score(p, -INFINITY, INFINITY))
@@ -279,8 +262,12 @@ def measure_variants() -> dict[str, Any]:
             "small": _small(module, options),
             "random": _random(module, options),
         }
+    remoteness = {}
+    for history in (True, False):
+        print(f"remoteness, history {history} ...", file=sys.stderr, flush=True)
+        remoteness[str(history)] = _small(module, {"remoteness": True, "history": history})
     print("diagnosis ...", file=sys.stderr, flush=True)
-    return {"variants": variants, "diagnosis": _diagnosis(module)}
+    return {"variants": variants, "remoteness": remoteness, "diagnosis": _diagnosis(module)}
 
 
 # ------------------------------------------------------------ driver
@@ -460,8 +447,27 @@ def markdown(report: dict[str, Any]) -> str:
                 f"| {v['random']['nodes']:,} ({v['random']['cpu_seconds']:.2f} s) |"
             )
         lines.append("")
+    lines += _remoteness_lines(report["current_tree"]["remoteness"])
     lines += _diagnosis_lines(report["current_tree"]["diagnosis"]) + KEPT + [""]
     return "\n".join(lines)
+
+
+def _remoteness_lines(remoteness: dict[str, Any]) -> list[str]:
+    with_history, without = remoteness["True"], remoteness["False"]
+    lines = [
+        "Remoteness mode (exact distances; the root and every first move), current tree, "
+        "with history (the default) and without:",
+        "",
+        "| board | with history | without |",
+        "|---|---:|---:|",
+    ]
+    for name, row in with_history.items():
+        other = without[name]
+        lines.append(
+            f"| {name} | {row['nodes']:,} ({row['cpu_seconds']:.2f} s) | "
+            f"{other['nodes']:,} ({other['cpu_seconds']:.2f} s) |"
+        )
+    return [*lines, ""]
 
 
 def _diagnosis_lines(diagnosis: dict[str, Any]) -> list[str]:
@@ -500,8 +506,10 @@ KEPT = [
     "",
     "* **Kept: history credited at every cut-off, weighted by the work it took** (a win "
     "found, a move leaving no reply, an ETC cut-off), as in the Control kernel; the "
-    "baseline credited only fail-high cut-offs short of a win, which value mode almost "
-    "never has. It and ETC make the node savings of the first table.",
+    "baseline credited only fail-high cut-offs short of a win, which value mode never has. "
+    "In remoteness mode it saves many nodes (the remoteness table); in value mode the "
+    "`no history` row shows its effect on these workloads, which is mixed: it helps some "
+    "positions and costs others.",
     "* **Kept: enhanced transposition cut-off** (every remaining child's entry read "
     "before the first search call; a child settled by its entry counts as one node, no "
     "call): compare the `no ETC` row with the defaults.",

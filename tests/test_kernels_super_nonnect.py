@@ -22,6 +22,7 @@ from solvers.kernels.super_nonnect import (
     solve_super_nonnect,
     warm_up,
 )
+from solvers.kernels.table import INFINITY, S_ABORTED, S_NODE_LIMIT
 from solvers.retrograde import PositionLimitExceeded, retrograde
 
 SHAPES: list[dict[str, Any]] = [
@@ -195,3 +196,31 @@ def test_a_symmetry_that_is_not_one_is_caught() -> None:
     broken = SuperNonnectKernel(game, remoteness=True, symmetry_cuts=MAX_CELLS)
     _broken_symmetry(broken)
     assert _disagreements([(True, broken)], positions, solution) != []
+
+
+#: Positions the baseline alpha-beta (before ETC and history by work) searched deep into:
+#: hex7 revised from the start (2,618 nodes in benchmarks/DFPN.md), and a 3x3 revised
+#: position 18 cuts into a random game where it needed several times the budget below.
+#: The budgets are bounds on the node count (deterministic), not timings.
+WITHIN_BUDGET = [
+    ({"shape": "hex7", "rule": "revised"}, None, 1_000),
+    (
+        {"a": 3, "b": 3, "rule": "revised"},
+        "x.xx.x.xx/........./xx.x...x./........./........./.....x.../xx..x.x.x/....x..../....x.... 2",
+        2_500,
+    ),
+]
+
+
+@pytest.mark.parametrize(("params", "text", "budget"), WITHIN_BUDGET, ids=["hex7", "3x3+18"])
+def test_value_mode_proves_within_a_node_budget_and_agrees_with_dfpn(
+    params: dict[str, Any], text: str | None, budget: int
+) -> None:
+    game = SuperNonnect(**params)
+    position = game.initial_position() if text is None else game.parse(text)
+    kernel = SuperNonnectKernel(game, tt_entries=1 << 16)
+    kernel.ctl[S_NODE_LIMIT] = budget
+    score = kernel._search(position, -INFINITY, INFINITY)
+    assert not kernel.ctl[S_ABORTED], f"not proven within {budget:,} nodes"
+    proof = SuperNonnectKernel(game, tt_entries=1 << 16, method="dfpn")
+    assert kernel.decode(score)[0] == proof.value(position)[0]

@@ -31,14 +31,19 @@ of the position alone):
   visit of a position, a call entered or a child settled by its entry;
 * ordering: the table move first, searched before the others are ordered; then
   (``mobility_ordering``) the cuts leaving the opponent the fewest replies (a reply-less
-  child is a win found without search), ties by history. Every child's key is computed and
-  its bucket prefetched before the replies are counted;
+  child is a win found without search), ties by history. Every
+  child's key is computed and its bucket prefetched before the replies are counted;
 * enhanced transposition cut-off (``etc=True``): before its first search call among the
   ordered moves a node reads every remaining child's entry; one that refutes its child cuts
   the node off at once (``ctl[S_ETC_CUTOFFS]``, one node), one that says the child cannot
   raise alpha moves that child last;
-* history: every cut-off (a win found, a move leaving no reply, an ETC cut-off) credits its
-  move with the square of the bit length of the work it took (:func:`_credit`), as Control;
+* history (``history=True``): every cut-off (a win found, a move leaving no reply, an ETC
+  cut-off) credits its move with the square of the bit length of the work it took
+  (:func:`solvers.kernels.table.credit`), as Control, and the counts break ties of the
+  mobility order. The baseline credited only fail-high cut-offs short of a win, which value
+  mode never has. Measured in benchmarks/SUPER_NONNECT_KERNEL.md (the ``no history`` rows):
+  in remoteness mode it saves many nodes (hex7 revised); in value mode the evidence is
+  mixed (fewer nodes on some positions, more on others);
 * symmetry: positions with at most ``symmetry_cuts`` cuts (default
   :data:`DEFAULT_SYMMETRY_CUTS` for alpha-beta) are keyed by their canonical image over the
   shape's symmetries (cells and mini-boards mapped together), the best move stored in the
@@ -71,7 +76,6 @@ from cgt.errors import ParameterError, PositionError
 from cgt.games.super_nonnect import bits_of
 from cgt.protocol import Game
 from solvers.kernels.base import CompiledKernel, run_solve
-from solvers.kernels.control import _prefetch
 from solvers.kernels.proof_numbers import (
     PN_INFINITY,
     check_method,
@@ -100,15 +104,17 @@ from solvers.kernels.table import (
     SLOT_WORDS,
     U64,
     UPPER,
-    bit_length,
     bucket_base,
     compiled,
+    credit,
     entry_flag,
     entry_move,
+    entry_of,
     entry_score,
     holds,
     new_table,
     popcount,
+    prefetch,
     store,
     toward_leaf,
     toward_root,
@@ -121,11 +127,11 @@ MAX_CELLS = 128
 MOVE_CODES = 128
 DEFAULT_MAX_PLY = 256
 #: Alpha-beta keys positions with at most this many cuts by their canonical image. Measured
-#: (benchmarks/SUPER_NONNECT_KERNEL.md): symmetric transpositions occur near the start (the
-#: full solves of 2x3 and hex7 need 3-5 times the nodes without symmetry, about the same
-#: with keys up to 2, 8 or every count of cuts), while the images cost every node they are
-#: computed at (the first 20 M nodes of 3x3 revised: 0.74 M nodes/s keyed at every count,
-#: 0.91 M at most 4 cuts, no more transpositions found).
+#: (benchmarks/SUPER_NONNECT_KERNEL.md, the symmetry rows): symmetric transpositions occur
+#: near the start (the full solves of 2x3 and hex7 take several times the nodes without
+#: symmetry, about the same with keys up to 2, 8 or every count of cuts), while the images
+#: cost every node they are computed at (the random 3x3 positions: the same nodes keyed at
+#: every count, more time), and a position far into a game has no symmetric twin to meet.
 DEFAULT_SYMMETRY_CUTS = 4
 
 # configuration in the control array (statistics at solvers.kernels.table's indices)
@@ -144,6 +150,8 @@ C_ETC = 9
 #: NO_HORIZON when the search is not bounded.
 C_HORIZON = 10
 NO_HORIZON = 1 << 12
+#: 1: the history heuristic (every cut-off credits its move by the work it took).
+C_HISTORY = 11
 #: An entry's score word at least this is a pass's result short of a proof (see _decode).
 HORIZON_SCORES = 3
 #: Statistics beyond solvers.kernels.table's (the indices of solvers.kernels.control's):
@@ -351,55 +359,40 @@ def _cut(cut_lo: U64, cut_hi: U64, cell: I64) -> tuple[U64, U64]:
 
 
 @njit(cache=True, inline="always")
+def _decode_horizon(flag: I64, score: I64, horizon: I64) -> tuple[I64, I64]:
+    """(bound flag, score) of a value-mode entry whose score word holds a pass's result
+    short of a proof (a pass's "unknown", score 0, or a bound on it): score + 4 * horizon,
+    at least HORIZON_SCORES, beyond the proven -1 and 1. It holds for every pass whose
+    horizon is not beyond its own (what a deeper search did not prove, a shallower one does
+    not prove either); for a deeper pass flag 0, nothing."""
+    stored_horizon = (score + 1) >> 2
+    if stored_horizon < horizon:
+        return 0, 0
+    return flag, score - 4 * stored_horizon
+
+
+@njit(cache=True, inline="always")
 def _decode(data: U64, horizon: I64, remoteness: I64) -> tuple[I64, I64]:
-    """(bound flag, score) of an entry's data; flag 0 when the entry does not hold for a
-    pass stopping at ``horizon`` cuts. A value-mode entry short of a proof (a pass's
-    "unknown", score 0, or a bound on it) keeps its horizon in the score word: score +
-    4 * horizon (at least 3, beyond the proven -1 and 1). It holds for every pass whose
-    horizon is not beyond its own: what a deeper search did not prove, a shallower one
-    does not prove either."""
+    """(bound flag, score) of an entry's data for a pass stopping at ``horizon`` cuts."""
     flag = entry_flag(data)
     score = entry_score(data)
     if remoteness == 0 and score >= HORIZON_SCORES:
-        stored_horizon = (score + 1) >> 2
-        if stored_horizon < horizon:
-            return 0, 0
-        return flag, score - 4 * stored_horizon
+        return _decode_horizon(flag, score, horizon)
     return flag, score
 
 
 @njit(cache=True, inline="always")
 def _entry(tt: np.ndarray, k_lo: U64, k_hi: U64, tag: I64, ctl: np.ndarray) -> tuple[I64, I64]:
     """(bound flag, score) of the key's entry for the current pass (flag 0: none)."""
-    base = bucket_base(k_lo, k_hi, tag, ctl[C_BUCKET_MASK])
-    for at in (base, base + SLOT_WORDS):
-        if holds(tt, at, k_lo, k_hi, tag):
-            return _decode(tt[at + 2], ctl[C_HORIZON], ctl[C_REMOTENESS])
-    return 0, 0
+    flag, score = entry_of(tt, k_lo, k_hi, tag, ctl[C_BUCKET_MASK])
+    if flag == 0 or ctl[C_REMOTENESS] != 0 or score < HORIZON_SCORES:
+        return flag, score
+    return _decode_horizon(flag, score, ctl[C_HORIZON])
 
 
-@njit(cache=True, inline="always")
-def _credit(ctl: np.ndarray, at: I64, work: I64) -> None:
-    """History heuristic, as solvers.kernels.control's: credit the move at ``ctl[at]`` with
-    a cut-off that took ``work`` nodes, by the square of the work's bit length; every count
-    is halved when one passes HISTORY_CAP."""
-    ctl[at] += bit_length(work) ** 2
-    if ctl[at] > HISTORY_CAP:
-        for k in range(HISTORY, HISTORY + MOVE_CODES):
-            ctl[k] >>= 1
-
-
-@compiled
-def root_key(
-    cut_lo: U64,
-    cut_hi: U64,
-    designated: I64,
-    sym_tables: np.ndarray,
-    board_perm: np.ndarray,
-    ctl: np.ndarray,
-) -> tuple[U64, U64, I64, I64]:
-    """The root's table key and symmetry (what a parent passes to :func:`search`)."""
-    return _key(cut_lo, cut_hi, designated, sym_tables, board_perm, ctl)
+#: The root's table key and symmetry (what a parent passes to :func:`search`): :func:`_key`
+#: compiled on its own for the Python side.
+root_key = compiled(_key.py_func)
 
 
 @compiled
@@ -510,7 +503,7 @@ def search(
                 frames[ply, cached + MOVE_CODES + k] = np.int64(c_hi)
                 frames[ply, cached + 2 * MOVE_CODES + k] = c_d + 1
                 frames[ply, cached + 3 * MOVE_CODES + k] = c_sym
-                _prefetch(tt, bucket_base(c_lo, c_hi, c_d + 1, ctl[C_BUCKET_MASK]))  # type: ignore[call-arg]
+                prefetch(tt, bucket_base(c_lo, c_hi, c_d + 1, ctl[C_BUCKET_MASK]))  # type: ignore[call-arg]
             for k in range(start, count):
                 m = frames[ply, k]
                 key = -min(ctl[HISTORY + m], HISTORY_CAP)
@@ -528,7 +521,8 @@ def search(
                         empty_out,
                     )
                     if replies == 0:  # a win nothing beats
-                        _credit(ctl, HISTORY + m, 1)
+                        if ctl[C_HISTORY] != 0:
+                            credit(ctl, HISTORY + m, 1, HISTORY, MOVE_CODES, HISTORY_CAP)
                         store(
                             tt,
                             base,
@@ -647,8 +641,8 @@ def search(
                 if best >= beta or best >= max_score:
                     break
     work = ctl[S_NODES] - nodes_before
-    if best >= beta or best >= max_score:  # a cut-off: credit the move (history)
-        _credit(ctl, HISTORY + best_move, work)
+    if ctl[C_HISTORY] != 0 and (best >= beta or best >= max_score):  # a cut-off: history
+        credit(ctl, HISTORY + best_move, work, HISTORY, MOVE_CODES, HISTORY_CAP)
     if best >= max_score:  # nothing can beat it: exact whatever the window
         flag = EXACT
     elif best >= beta:
@@ -842,7 +836,8 @@ class SuperNonnectKernel(CompiledKernel):
     ``symmetry_cuts``: positions with at most this many cuts are keyed by their canonical
     image (default: DEFAULT_SYMMETRY_CUTS for alpha-beta, every position for df-pn); < 0
     turns symmetry off. ``etc``: enhanced transposition cut-offs. ``deepening``: iterative
-    deepening in value mode (alpha-beta); off by default, see the module docstring.
+    deepening in value mode (alpha-beta), off by default; ``history``: the history heuristic
+    breaks ties of the mobility ordering. See the module docstring.
     """
 
     def __init__(
@@ -857,6 +852,7 @@ class SuperNonnectKernel(CompiledKernel):
         method: str = "alphabeta",
         etc: bool = True,
         deepening: bool = False,
+        history: bool = True,
     ) -> None:
         if game.name != "super-nonnect":
             raise ParameterError(f"the compiled Super Nonnect kernel cannot solve {game.name!r}")
@@ -920,6 +916,7 @@ class SuperNonnectKernel(CompiledKernel):
         self.ctl[C_MOBILITY] = 1 if mobility_ordering else 0
         self.ctl[C_BOARDS] = board_count
         self.ctl[C_ETC] = 1 if etc else 0
+        self.ctl[C_HISTORY] = 1 if history else 0
         self.ctl[C_HORIZON] = NO_HORIZON
         #: iterative deepening in value mode (alpha-beta): see _search
         self.deepening = deepening and not remoteness

@@ -24,7 +24,10 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.core import cgutils
+from numba.extending import intrinsic
 
 from cgt.errors import ParameterError
 
@@ -259,3 +262,50 @@ def store(
     tt[target] = k0
     tt[target + 1] = k1
     tt[target + 2] = data
+
+
+@njit(cache=True, inline="always")
+def entry_of(tt: np.ndarray, k0: U64, k1: U64, tag: I64, bucket_mask: I64) -> tuple[I64, I64]:
+    """(bound flag, score) of the key's table entry; flag 0 when the table has none (the
+    probe a node makes of a child's entry before deciding to search it)."""
+    base = bucket_base(k0, k1, tag, bucket_mask)
+    for at in (base, base + SLOT_WORDS):
+        if holds(tt, at, k0, k1, tag):
+            data = tt[at + 2]
+            return entry_flag(data), entry_score(data)
+    return 0, 0
+
+
+@njit(cache=True, inline="always")
+def credit(ctl: np.ndarray, at: I64, work: I64, first: I64, length: I64, cap: I64) -> None:
+    """History heuristic: credit the move counter ``ctl[at]`` with a cut-off that took
+    ``work`` nodes, by the square of the work's bit length (a cut-off high in the tree counts
+    more, as depth squared does in chess programs); when one count passes ``cap`` every count
+    of ``ctl[first:first + length]`` is halved, so that old credit fades and the counts keep
+    ordering."""
+    ctl[at] += bit_length(work) ** 2
+    if ctl[at] > cap:
+        for k in range(first, first + length):
+            ctl[k] >>= 1
+
+
+@intrinsic
+def prefetch(typingctx: Any, array: Any, index: Any) -> Any:
+    """Ask the processor to start loading ``array[index]`` into its caches (LLVM's
+    ``llvm.prefetch``, a hint: no effect on results)."""
+    signature = types.void(array, index)
+
+    def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
+        data = context.make_array(sig.args[0])(context, builder, args[0]).data
+        byte_pointer = ir.IntType(8).as_pointer()
+        i32 = ir.IntType(32)
+        function = cgutils.get_or_insert_function(
+            builder.module,
+            ir.FunctionType(ir.VoidType(), [byte_pointer, i32, i32, i32]),
+            "llvm.prefetch.p0i8",
+        )
+        address = builder.bitcast(builder.gep(data, [args[1]]), byte_pointer)
+        builder.call(function, [address, i32(0), i32(3), i32(1)])  # read, keep, data
+        return context.get_dummy_value()
+
+    return signature, codegen
