@@ -1,7 +1,11 @@
 """The compiled Super Nonnect kernel against the readable rules and pure-Python retrograde.
 
 Independent sources: move lists from cgt.games.super_nonnect (the readable statement of the
-rules), values from solvers.retrograde (every reachable position, exact remoteness).
+rules), values from solvers.retrograde (every reachable position, exact remoteness), and the
+kernel's df-pn (a different search) where retrograde cannot go. Every search option is
+compared (iterative deepening, ETC, symmetry keys at no, some or every count of cuts), and
+the comparisons are shown to catch faults: a map that is no symmetry, and a deepening that
+takes a pass's "unknown" for a loss.
 """
 
 from __future__ import annotations
@@ -224,3 +228,20 @@ def test_value_mode_proves_within_a_node_budget_and_agrees_with_dfpn(
     assert not kernel.ctl[S_ABORTED], f"not proven within {budget:,} nodes"
     proof = SuperNonnectKernel(game, tt_entries=1 << 16, method="dfpn")
     assert kernel.decode(score)[0] == proof.value(position)[0]
+
+
+class UnknownTakenForLoss(SuperNonnectKernel):
+    """A deepening kernel with a fault: a pass that proves nothing ("unknown", 0) is taken
+    for a loss, as if the horizon were the end of the game."""
+
+    def _pass(self, *arguments: Any) -> int:
+        score = super()._pass(*arguments)
+        return -1 if score == 0 and not self.ctl[S_ABORTED] else score
+
+
+def test_deepening_that_takes_unknown_for_a_loss_is_caught() -> None:
+    game = SuperNonnect(a=2, b=2, rule="original")
+    solution = retrograde(game, symmetry=False, keep_positions=True)
+    positions = [solution.position_of(i) for i in range(len(solution))]
+    broken = UnknownTakenForLoss(game, deepening=True, tt_entries=1 << 12)
+    assert _disagreements([(False, broken)], positions, solution) != []
