@@ -1,7 +1,11 @@
 """The compiled Super Nonnect kernel against the readable rules and pure-Python retrograde.
 
 Independent sources: move lists from cgt.games.super_nonnect (the readable statement of the
-rules), values from solvers.retrograde (every reachable position, exact remoteness).
+rules), values from solvers.retrograde (every reachable position, exact remoteness), and the
+kernel's df-pn (a different search) where retrograde cannot go. Every search option is
+compared (iterative deepening, ETC, symmetry keys at no, some or every count of cuts), and
+the comparisons are shown to catch faults: a map that is no symmetry, and a deepening that
+takes a pass's "unknown" for a loss.
 """
 
 from __future__ import annotations
@@ -9,11 +13,20 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import numpy as np
 import pytest
 
 from cgt.errors import ParameterError, PositionError
 from cgt.games.super_nonnect import SuperNonnect
-from solvers.kernels.super_nonnect import SuperNonnectKernel, solve_super_nonnect, warm_up
+from solvers.kernels.super_nonnect import (
+    MAX_CELLS,
+    S_ETC_CUTOFFS,
+    S_SETTLED,
+    SuperNonnectKernel,
+    solve_super_nonnect,
+    warm_up,
+)
+from solvers.kernels.table import INFINITY, S_ABORTED, S_NODE_LIMIT
 from solvers.retrograde import PositionLimitExceeded, retrograde
 
 SHAPES: list[dict[str, Any]] = [
@@ -53,19 +66,52 @@ def test_move_generator_matches_readable_rules(shape: dict[str, Any], rule: str)
             assert kernel.moves(position) == game.moves(position), game.render(position)
 
 
-def _assert_same_values(game: SuperNonnect, positions: list[Any], solution: Any) -> None:
-    kernels = [
-        SuperNonnectKernel(game, remoteness=True, tt_entries=1 << 12),
-        SuperNonnectKernel(
-            game, remoteness=True, tt_entries=1 << 12, symmetry_cuts=-1, mobility_ordering=False
-        ),
+#: Value-mode options compared with retrograde: the defaults, iterative deepening (with a
+#: table of 4 slots too: entries replaced all the time), no ETC with symmetry keys at every
+#: count of cuts, and no symmetry at all.
+VALUE_OPTIONS: list[dict[str, Any]] = [
+    {},
+    {"deepening": True},
+    {"deepening": True, "tt_entries": 4},
+    {"etc": False, "symmetry_cuts": MAX_CELLS},
+    {"symmetry_cuts": -1},
+]
+REMOTENESS_OPTIONS: list[dict[str, Any]] = [
+    {},
+    {"symmetry_cuts": -1, "mobility_ordering": False},
+    {"symmetry_cuts": MAX_CELLS, "etc": False},
+]
+
+
+def _kernels(game: SuperNonnect) -> list[tuple[bool, SuperNonnectKernel]]:
+    """(remoteness?, kernel) for every option set; one kernel serves many positions, so
+    entries stored for one root are met again from the next."""
+    return [
+        (
+            remoteness,
+            SuperNonnectKernel(game, remoteness=remoteness, **{"tt_entries": 1 << 12, **options}),
+        )
+        for remoteness, option_sets in ((True, REMOTENESS_OPTIONS), (False, VALUE_OPTIONS))
+        for options in option_sets
     ]
-    value_kernel = SuperNonnectKernel(game, remoteness=False, tt_entries=1 << 12)
+
+
+def _disagreements(
+    kernels: list[tuple[bool, SuperNonnectKernel]], positions: list[Any], solution: Any
+) -> list[Any]:
+    """(position, kernel options) where a kernel's value differs from the retrograde one."""
+    wrong = []
     for position in positions:
         expected = (solution.outcome(position), solution.remoteness(position))
-        for kernel in kernels:
-            assert kernel.value(position) == expected, game.render(position)
-        assert value_kernel.value(position) == (expected[0], None), game.render(position)
+        for remoteness, kernel in kernels:
+            if kernel.value(position) != (expected if remoteness else (expected[0], None)):
+                wrong.append(position)
+    return wrong
+
+
+def _assert_same_values(game: SuperNonnect, positions: list[Any], solution: Any) -> None:
+    kernels = _kernels(game)
+    assert _disagreements(kernels, positions, solution) == []
 
 
 @pytest.mark.parametrize("rule", ["original", "revised"])
@@ -119,3 +165,83 @@ def test_bad_input_raises_toolkit_errors() -> None:
         SuperNonnectKernel(Control(size=2))
     with pytest.raises(ParameterError):
         SuperNonnectKernel(SuperNonnect(a=2, b=2), tt_entries=0)
+
+
+# --------------------------------------------------------- the search's ingredients
+def test_etc_settled_children_and_deepening_are_exercised() -> None:
+    """The comparisons above go through the new code paths: children settled by their
+    entry, ETC cut-offs, and more than one deepening pass."""
+    game = SuperNonnect(a=2, b=3, rule="revised")
+    position = random_lines(game, 1, seed=3)[0][4]
+    plain = SuperNonnectKernel(game, tt_entries=1 << 16)
+    deepening = SuperNonnectKernel(game, tt_entries=1 << 16, deepening=True)
+    assert plain.value(position) == deepening.value(position)
+    assert plain.stat(S_SETTLED) > 0 and plain.stat(S_ETC_CUTOFFS) > 0
+    root_cuts = bin(position.cut).count("1")
+    assert deepening._pass_horizon > root_cuts + 2
+
+
+def _broken_symmetry(kernel: SuperNonnectKernel) -> None:
+    """Make symmetry 1 of the kernel a map that is no symmetry of the game: its cell images
+    and move maps are kept, but the designated mini-board is not mapped along (the identity
+    on mini-boards), so positions that differ only in where the next cut must go share
+    keys."""
+    kernel.board_perm[1] = np.arange(kernel.board_perm.shape[1])
+
+
+def test_a_symmetry_that_is_not_one_is_caught() -> None:
+    """The retrograde comparison refutes a kernel keyed by a map that is no symmetry: the
+    same check passes the real kernel and fails the broken one."""
+    game = SuperNonnect(a=2, b=2, rule="revised")
+    solution = retrograde(game, symmetry=False, keep_positions=True)
+    positions = [solution.position_of(i) for i in range(len(solution))]
+    good = [(True, SuperNonnectKernel(game, remoteness=True, symmetry_cuts=MAX_CELLS))]
+    assert _disagreements(good, positions, solution) == []
+    broken = SuperNonnectKernel(game, remoteness=True, symmetry_cuts=MAX_CELLS)
+    _broken_symmetry(broken)
+    assert _disagreements([(True, broken)], positions, solution) != []
+
+
+#: Positions the baseline alpha-beta (before ETC and history by work) searched deep into:
+#: hex7 revised from the start (2,618 nodes in benchmarks/DFPN.md), and a 3x3 revised
+#: position 18 cuts into a random game where it needed several times the budget below.
+#: The budgets are bounds on the node count (deterministic), not timings.
+WITHIN_BUDGET = [
+    ({"shape": "hex7", "rule": "revised"}, None, 1_000),
+    (
+        {"a": 3, "b": 3, "rule": "revised"},
+        "x.xx.x.xx/........./xx.x...x./........./........./.....x.../xx..x.x.x/....x..../....x.... 2",
+        2_500,
+    ),
+]
+
+
+@pytest.mark.parametrize(("params", "text", "budget"), WITHIN_BUDGET, ids=["hex7", "3x3+18"])
+def test_value_mode_proves_within_a_node_budget_and_agrees_with_dfpn(
+    params: dict[str, Any], text: str | None, budget: int
+) -> None:
+    game = SuperNonnect(**params)
+    position = game.initial_position() if text is None else game.parse(text)
+    kernel = SuperNonnectKernel(game, tt_entries=1 << 16)
+    kernel.ctl[S_NODE_LIMIT] = budget
+    score = kernel._search(position, -INFINITY, INFINITY)
+    assert not kernel.ctl[S_ABORTED], f"not proven within {budget:,} nodes"
+    proof = SuperNonnectKernel(game, tt_entries=1 << 16, method="dfpn")
+    assert kernel.decode(score)[0] == proof.value(position)[0]
+
+
+class UnknownTakenForLoss(SuperNonnectKernel):
+    """A deepening kernel with a fault: a pass that proves nothing ("unknown", 0) is taken
+    for a loss, as if the horizon were the end of the game."""
+
+    def _pass(self, *arguments: Any) -> int:
+        score = super()._pass(*arguments)
+        return -1 if score == 0 and not self.ctl[S_ABORTED] else score
+
+
+def test_deepening_that_takes_unknown_for_a_loss_is_caught() -> None:
+    game = SuperNonnect(a=2, b=2, rule="original")
+    solution = retrograde(game, symmetry=False, keep_positions=True)
+    positions = [solution.position_of(i) for i in range(len(solution))]
+    broken = UnknownTakenForLoss(game, deepening=True, tt_entries=1 << 12)
+    assert _disagreements([(False, broken)], positions, solution) != []
