@@ -93,6 +93,11 @@ def frontier_table(folder: Path = OUT) -> list[str]:
         if "runs" in record:  # an interrupt-and-resume record (benchmarks/resume_demo.py)
             resumed.append(resume_sentence(record))
             continue
+        if "first_split_ply" in record:  # where the board splits (benchmarks/control_regions.py)
+            from cgt.report.data import regions_summary
+
+            resumed.append(f"{path.stem.removesuffix('-regions')}: {regions_summary(record)}")
+            continue
         st = record["status"]
         start = st["winner"] + " player wins" if st["winner"] else "undecided"
         lines.append(
