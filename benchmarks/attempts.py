@@ -56,23 +56,61 @@ def control_size4(max_seconds: float, tt_entries: int) -> dict[str, Any]:
     }
 
 
+#: The opening the frontier proof of Super Nonnect 3x3 (revised) found winning
+#: (``python benchmarks/open_boards.py super-nonnect-3x3-revised``, reports/data/frontier/).
+SUPER_NONNECT_3X3_WINNING_OPENING = "a1"
+
+
 def super_nonnect_3x3_revised(max_seconds: float, tt_entries: int) -> dict[str, Any]:
+    """Who wins from the start, by df-pn on the root alone (one winning opening suffices,
+    not every opening's value: the full solve of the earlier attempts stayed open), then the
+    position after the opening the frontier proof found winning
+    (``SUPER_NONNECT_3X3_WINNING_OPENING``) proved lost for its mover, to name a winning
+    opening. Both on fresh kernels, without the frontier's tree of jobs or kept table, so
+    they are a second computation of the frontier's result."""
     from cgt.games.super_nonnect import SuperNonnect
-    from solvers.kernels.super_nonnect import solve_super_nonnect
+    from cgt.protocol import Outcome
+    from solvers.api import solve
+    from solvers.result import MoveValue
 
     game = SuperNonnect(a=3, b=3, rule="revised")
-    return {
-        "game": "super-nonnect",
-        "board": "3x3 (81 cells), revised rule",
-        "solver": f"compiled Super Nonnect kernel, value mode, {tt_entries:,}-slot table",
-        "solve": lambda: solve_super_nonnect(
+    root = game.initial_position()
+    opening = next(
+        m for m in game.moves(root) if game.move_name(root, m) == SUPER_NONNECT_3X3_WINNING_OPENING
+    )
+
+    def dfpn(position: Any) -> Any:
+        return solve(
             game,
-            remoteness=False,
-            principal_variation=False,
+            position,
+            solver="compiled",
+            method="dfpn",
+            root_only=True,
             tt_entries=tt_entries,
             max_seconds=max_seconds,
             progress=_progress,
+        )
+
+    def prove() -> Any:
+        result = dfpn(root)
+        if result.outcome is Outcome.WIN:
+            after = dfpn(game.play(root, opening))
+            if after.outcome is Outcome.LOSS:  # the opening wins
+                result.moves = [
+                    MoveValue(opening, SUPER_NONNECT_3X3_WINNING_OPENING, Outcome.WIN, None)
+                ]
+            result.extra["nodes"] += after.extra["nodes"]
+            result.seconds += after.seconds
+        return result
+
+    return {
+        "game": "super-nonnect",
+        "board": "3x3 (81 cells), revised rule",
+        "solver": (
+            f"compiled Super Nonnect kernel, df-pn on the root alone, {tt_entries:,}-slot "
+            f"table; then the position after {SUPER_NONNECT_3X3_WINNING_OPENING}"
         ),
+        "solve": prove,
     }
 
 
@@ -129,7 +167,8 @@ def main() -> None:
             nodes=int(result.extra.get("nodes") or result.positions or 0),
             seconds=round(result.seconds, 1),
             outcome="solved",
-            result=f"solved: {result.winner} wins",
+            result=f"solved: the {result.winner} player wins"
+            + "".join(f" ({m.name} wins)" for m in result.moves[:1] if len(result.moves) == 1),
             openings={m.name: m.outcome.label for m in result.moves},
         )
     # seconds: the search alone (the kernel's own clock); the totals add compilation

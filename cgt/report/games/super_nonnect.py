@@ -210,7 +210,7 @@ def build(ctx: ReportContext) -> list[str]:
         Question(
             "Who wins the 3x3 board under the revised rule (the document: a full analysis will "
             "take some effort)?",
-            "Not known: the 3x3 board (81 cells) is not solved. "
+            _revised_3x3_answer(ctx)
             + ("How far the attempts got is listed below. " if attempts else "")
             + f"Every smaller shape is: {verdict(ctx, 'super-nonnect.revised-outcome')}.",
             "[boards out of reach](#boards-out-of-reach-how-far-the-attempts-got)"
@@ -312,3 +312,19 @@ def headline(ctx: ReportContext) -> str:
 
 
 REPORT = GameReport("super-nonnect", SLUG, build, headline)
+
+
+def _revised_3x3_answer(ctx: ReportContext) -> str:
+    """The 3x3 revised board's answer from the claim certificate: solved by the stored proof
+    it quotes, or not known."""
+    cert = ctx.certificates.get("super-nonnect.revised-outcome", {})
+    if "3x3" in cert.get("scope", {}).get("shapes_solved_by_stored_proof", []):
+        from proofs.attempts import attempt_sentence
+
+        record = cert.get("evidence", {}).get("unsolved_attempts", {}).get("3x3")
+        if isinstance(record, dict):
+            return (
+                f"Solved: {attempt_sentence(record, str(record.get('attempt')))}; the frontier "
+                "of jobs reached the same answer (boards out of reach, below). "
+            )
+    return "Not known: the 3x3 board (81 cells) is not solved. "
