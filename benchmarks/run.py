@@ -162,6 +162,15 @@ def open_boards_table() -> list[str]:
     return lines
 
 
+def rewrite_open_boards(path: Path) -> None:
+    """Replace the open-boards table of a written RESULTS.md (up to the frontier block,
+    which benchmarks/open_boards.py rewrites) with one from the stored records."""
+    text = path.read_text()
+    start = text.index("\n## Open boards (attempts and how far they got)")
+    end = text.index("\n<!-- frontier")
+    path.write_text(text[:start] + "\n".join(open_boards_table()) + "\n" + text[end:])
+
+
 def machine() -> dict[str, str]:
     cpu = platform.processor() or "unknown"
     try:
@@ -244,7 +253,16 @@ def main() -> None:
     parser.add_argument("--case", help=argparse.SUPPRESS)  # internal: run one case, print JSON
     parser.add_argument("--timeout", type=float, default=1800.0)
     parser.add_argument("--output", type=Path, default=ROOT / "benchmarks" / "RESULTS.md")
+    parser.add_argument(
+        "--open-boards-only",
+        action="store_true",
+        help="rewrite only the open-boards table of --output from the stored records "
+        "(after a new attempt or frontier run), keeping the measured cases as they are",
+    )
     args = parser.parse_args()
+    if args.open_boards_only:
+        rewrite_open_boards(args.output)
+        return
     if args.case:
         print(json.dumps(run_one(args.case)))
         return

@@ -133,6 +133,9 @@ def attempts(out_dir: Path) -> list[dict[str, Any]]:
             record = {**record, **record["results"]}
         if isinstance(record, dict):
             record.setdefault("how_far", _attempt_summary(record))
+            record.setdefault(
+                "status", "solved" if record.get("outcome") == "solved" else "not solved"
+            )
             records.append({**record, "file": f"data/attempts/{path.name}"})
     recorded = {r.get("game") for r in records}
     legacy = load(out_dir, LEGACY_ATTEMPTS)

@@ -323,8 +323,9 @@ def _revised_3x3_answer(ctx: ReportContext) -> str:
 
         record = cert.get("evidence", {}).get("unsolved_attempts", {}).get("3x3")
         if isinstance(record, dict):
+            sentence = attempt_sentence(record, str(record.get("attempt")))
             return (
-                f"Solved: {attempt_sentence(record, str(record.get('attempt')))}; the frontier "
-                "of jobs reached the same answer (boards out of reach, below). "
+                f"{sentence[:1].upper()}{sentence[1:]}; the frontier of jobs reached the same "
+                "answer (boards out of reach, below). "
             )
     return "Not known: the 3x3 board (81 cells) is not solved. "
