@@ -11,6 +11,7 @@ kernels never share compiled code.
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import platform
@@ -122,3 +123,46 @@ def settled(kernel: Any, module: Any) -> int | None:
     counts them."""
     index = getattr(module, "S_SETTLED", None)
     return None if index is None else int(kernel.ctl[index])
+
+
+# ------------------------------------------------------------ what every benchmark script shares
+def kernel_parser(doc: str, baseline: str, repeats: int) -> argparse.ArgumentParser:
+    """The options of a kernel benchmark measured beside a baseline commit: ``--baseline``,
+    ``--repeats``, ``--markdown`` (regenerate the page from the JSON only) and the internal
+    ``--measure TREE`` that :func:`run_tree` passes."""
+    parser = argparse.ArgumentParser(
+        description=doc.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--baseline", default=baseline, help="git revision to compare")
+    parser.add_argument("--repeats", type=int, default=repeats)
+    parser.add_argument("--markdown", action="store_true", help="regenerate the page only")
+    parser.add_argument("--measure", help=argparse.SUPPRESS)  # internal: one tree, print JSON
+    return parser
+
+
+def command_line(script: str, args: argparse.Namespace, defaults: dict[str, Any]) -> str:
+    """``python benchmarks/SCRIPT`` with the options whose value is not the default, as the
+    page records the command that wrote it."""
+
+    def shown(value: Any) -> str:
+        return f"{value:g}" if isinstance(value, float) else str(value)
+
+    return f"python benchmarks/{script}" + "".join(
+        f" --{name.replace('_', '-')} {shown(getattr(args, name))}"
+        for name, default in defaults.items()
+        if getattr(args, name) != default
+    )
+
+
+def provenance(command: str) -> dict[str, Any]:
+    """Command, date, commit and machine at the head of a benchmark's JSON."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from run import machine  # beside this file
+
+    info = machine()
+    return {
+        "command": command,
+        "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        "commit": info["commit"],
+        "machine": f"{info['cpu']}, {info['cores']} cores, Python {info['python']}",
+    }

@@ -31,7 +31,6 @@ two trees alternately, ``--repeats`` times; the tables report the median and the
 
 from __future__ import annotations
 
-import argparse
 import json
 import statistics
 import sys
@@ -202,26 +201,17 @@ def markdown(report: dict[str, Any]) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(
-        description=__doc__.split("\n\n")[0],
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    parser.add_argument("--baseline", default=BASELINE_COMMIT, help="git revision to compare")
-    parser.add_argument("--repeats", type=int, default=2)
-    parser.add_argument("--measure", help=argparse.SUPPRESS)  # internal: one tree, print JSON
-    args = parser.parse_args()
+    from baseline_trees import command_line, compare, kernel_parser  # beside this file
+
+    args = kernel_parser(__doc__, BASELINE_COMMIT, 2).parse_args()
     if args.measure:
         sys.path.insert(0, args.measure)
         print(json.dumps(measure()))
         return
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    from baseline_trees import compare  # beside this file
-
-    command = (
-        "python benchmarks/control_kernel.py"
-        + (f" --baseline {args.baseline}" if args.baseline != BASELINE_COMMIT else "")
-        + (f" --repeats {args.repeats}" if args.repeats != 2 else "")
-    )
+    if args.markdown:
+        MARKDOWN_PATH.write_text(markdown(json.loads(JSON_PATH.read_text())))
+        return
+    command = command_line("control_kernel.py", args, {"baseline": BASELINE_COMMIT, "repeats": 2})
     report = {
         "command": command,
         **compare(Path(__file__), args.baseline, args.repeats, show="size4_rate"),

@@ -34,7 +34,6 @@ import statistics
 import sys
 import time
 from collections import defaultdict
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -283,7 +282,7 @@ def main() -> None:
     parser.add_argument("--solves", type=int, default=40)
     parser.add_argument("--value-seconds", type=float, default=10.0)
     args = parser.parse_args()
-    from run import machine  # beside this file
+    from baseline_trees import command_line, provenance  # beside this file
 
     game = Control(size=SIZE)
     by_ply, split = random_play(game, args.games)
@@ -297,18 +296,9 @@ def main() -> None:
             chosen.append((ply, position))
         if len(chosen) >= args.solves:
             break
-    info = machine()
     defaults = {"games": 1000, "solves": 40, "value_seconds": 10.0}
-    command = "python benchmarks/control_regions.py" + "".join(
-        f" --{name.replace('_', '-')} {getattr(args, name)}"
-        for name, default in defaults.items()
-        if getattr(args, name) != default
-    )
     report = {
-        "command": command,
-        "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
-        "commit": info["commit"],
-        "machine": f"{info['cpu']}, {info['cores']} cores, Python {info['python']}",
+        **provenance(command_line("control_regions.py", args, defaults)),
         "games": args.games,
         "value_seconds": args.value_seconds,
         "random_play": {str(p): summarise(s) for p, s in sorted(by_ply.items())},

@@ -29,7 +29,6 @@ import json
 import random
 import sys
 import time
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -165,10 +164,8 @@ def main() -> None:
     parser.add_argument("--plies", type=int, default=DEFAULTS["plies"])
     parser.add_argument("--seconds", type=float, default=DEFAULTS["seconds"])
     args = parser.parse_args()
-    from baseline_trees import load
-    from run import machine
+    from baseline_trees import command_line, load, provenance  # beside this file
 
-    info = machine()
     load_before = load()
     game = Control(size=4)
     frontier._job_kernel.clear()
@@ -182,16 +179,8 @@ def main() -> None:
         }
         rows.append(row)
         print(json.dumps(row), file=sys.stderr, flush=True)
-    command = "python benchmarks/frontier_jobs.py" + "".join(
-        f" --{name} {getattr(args, name):g}"
-        for name, default in DEFAULTS.items()
-        if getattr(args, name) != default
-    )
     report = {
-        "command": command,
-        "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
-        "commit": info["commit"],
-        "machine": f"{info['cpu']}, {info['cores']} cores, Python {info['python']}",
+        **provenance(command_line("frontier_jobs.py", args, DEFAULTS)),
         "load_before": load_before,
         "plies": args.plies,
         "seconds": args.seconds,

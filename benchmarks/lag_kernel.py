@@ -32,7 +32,6 @@ Speeds are process time (``time.process_time``), the machine being shared.
 
 from __future__ import annotations
 
-import argparse
 import json
 import statistics
 import sys
@@ -351,17 +350,9 @@ KEPT = [
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(
-        description=__doc__.split("\n\n")[0],
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    parser.add_argument("--baseline", default=BASELINE_COMMIT, help="git revision to compare")
-    parser.add_argument("--repeats", type=int, default=1)
-    parser.add_argument(
-        "--markdown", action="store_true", help="only regenerate the page from the JSON"
-    )
-    parser.add_argument("--measure", help=argparse.SUPPRESS)  # internal: one tree, print JSON
-    args = parser.parse_args()
+    from baseline_trees import command_line, compare, kernel_parser  # beside this file
+
+    args = kernel_parser(__doc__, BASELINE_COMMIT, 1).parse_args()
     if args.measure:
         sys.path.insert(0, args.measure)
         print(json.dumps(measure()))
@@ -369,14 +360,7 @@ def main() -> None:
     if args.markdown:
         MARKDOWN_PATH.write_text(markdown(json.loads(JSON_PATH.read_text())))
         return
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    from baseline_trees import compare  # beside this file
-
-    command = (
-        "python benchmarks/lag_kernel.py"
-        + (f" --baseline {args.baseline}" if args.baseline != BASELINE_COMMIT else "")
-        + (f" --repeats {args.repeats}" if args.repeats != 1 else "")
-    )
+    command = command_line("lag_kernel.py", args, {"baseline": BASELINE_COMMIT, "repeats": 1})
     report = {"command": command, **compare(Path(__file__), args.baseline, args.repeats)}
     JSON_PATH.write_text(json.dumps(report, indent=1) + "\n")
     text = markdown(report)

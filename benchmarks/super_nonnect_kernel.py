@@ -571,14 +571,9 @@ KEPT = [
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(
-        description=__doc__.split("\n\n")[0],
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    parser.add_argument("--baseline", default=BASELINE_COMMIT, help="git revision to compare")
-    parser.add_argument("--repeats", type=int, default=1)
-    parser.add_argument("--markdown", action="store_true", help="regenerate the page only")
-    parser.add_argument("--measure", help=argparse.SUPPRESS)  # internal: one tree, print JSON
+    from baseline_trees import command_line, compare, kernel_parser, run_tree  # beside this file
+
+    parser = kernel_parser(__doc__, BASELINE_COMMIT, 1)
     parser.add_argument("--variants", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.measure:
@@ -590,13 +585,8 @@ def main() -> None:
         MARKDOWN_PATH.write_text(text)
         print(text)
         return
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    from baseline_trees import compare, run_tree  # beside this file
-
-    command = (
-        "python benchmarks/super_nonnect_kernel.py"
-        + (f" --baseline {args.baseline}" if args.baseline != BASELINE_COMMIT else "")
-        + (f" --repeats {args.repeats}" if args.repeats != 1 else "")
+    command = command_line(
+        "super_nonnect_kernel.py", args, {"baseline": BASELINE_COMMIT, "repeats": 1}
     )
     report = {
         "command": command,
