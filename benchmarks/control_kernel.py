@@ -75,10 +75,10 @@ def measure() -> dict[str, Any]:
         lambda: kernel3.solve(game3.initial_position(), principal_variation=False)
     )
     nodes = result.extra["nodes"]
-    settled = settled(kernel3, module)
+    settled_children = settled(kernel3, module)
     out["size3"] = {
         "nodes": nodes,
-        "calls": None if settled is None else nodes - settled,
+        "calls": None if settled_children is None else nodes - settled_children,
         "openings": len(result.moves),
         "winner": result.winner,
         "opening_outcomes": sorted({m.outcome.label for m in result.moves}),
@@ -93,10 +93,10 @@ def measure() -> dict[str, Any]:
     kernel4.ctl[S_NODE_LIMIT] = RATE_NODES
     _, cpu, wall = _timed(lambda: kernel4._search(after_a1, -INFINITY, INFINITY))
     nodes = int(kernel4.ctl[S_NODES])
-    settled = settled(kernel4, module)
+    settled_children = settled(kernel4, module)
     out["size4_rate"] = {
         "nodes": nodes,
-        "calls": None if settled is None else nodes - settled,
+        "calls": None if settled_children is None else nodes - settled_children,
         "cpu_seconds": round(cpu, 3),
         "wall_seconds": round(wall, 3),
         "rate_cpu": round(nodes / cpu),
