@@ -49,7 +49,7 @@ from solvers.kernels.table import INFINITY, NO_NODE_LIMIT, S_NODE_LIMIT, S_NODES
 
 JSON_PATH = ROOT / "benchmarks" / "control_regions.json"
 MARKDOWN_PATH = ROOT / "benchmarks" / "CONTROL_REGIONS.md"
-#: What the Control report quotes beside the size-4 frontier (cgt/report/data.py).
+#: What the Control report quotes beside the size-4 frontier (cgtapp/report/data.py).
 REPORT_NOTE_PATH = ROOT / "reports" / "data" / "frontier" / "control-4-regions.json"
 SIZE = 4
 FRONTIER_DEPTH = 3
@@ -162,7 +162,7 @@ def decide_both_ways(
 
 
 def report_note(report: dict[str, Any]) -> dict[str, Any]:
-    """The facts the report quotes (``regions_summary`` in cgt/report/data.py)."""
+    """The facts the report quotes (``regions_summary`` in cgtapp/report/data.py)."""
     plies = report["random_play"]
     valued = [r["ply"] for r in report["solves"] if r["value"] is not None]
     return {

@@ -94,7 +94,7 @@ def frontier_table(folder: Path = OUT) -> list[str]:
             resumed.append(resume_sentence(record))
             continue
         if "first_split_ply" in record:  # where the board splits (benchmarks/control_regions.py)
-            from cgt.report.data import regions_summary
+            from cgtapp.report.data import regions_summary
 
             resumed.append(f"{path.stem.removesuffix('-regions')}: {regions_summary(record)}")
             continue

@@ -76,7 +76,7 @@ def main(argv: list[str] | None = None) -> int:
     command = [
         sys.executable,
         "-m",
-        "cgt.cli",
+        "cgtapp.cli",
         *shlex.split(cgt_command)[1:],
         "--db",
         str(database),

@@ -142,8 +142,8 @@ def load_average() -> str:
 
 def open_boards_table() -> list[str]:
     """The boards still out of reach with how far the attempts got, from the stored attempt
-    records the reports use as well (cgt.report.data.attempts), so the two never disagree."""
-    from cgt.report.data import attempts
+    records the reports use as well (cgtapp.report.data.attempts), so the two never disagree."""
+    from cgtapp.report.data import attempts
 
     lines = [
         "",

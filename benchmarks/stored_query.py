@@ -7,7 +7,7 @@ it in a fresh process; writes ``benchmarks/STORED.md`` and the README's block be
     python benchmarks/stored_query.py entropy -p width=4 -p height=3 -p 'setup=SS../..../..OO O'
 
 Positions: the start and positions reached by random play from it (seeded). Each query is
-its own process (``python -m cgt query GAME POSITION --json``), timed by the wall clock
+its own process (``python -m cgtapp query GAME POSITION --json``), timed by the wall clock
 around it: Python's start-up, the imports, opening the file and reading the position's and
 its children's blocks are all in it.
 """
@@ -59,7 +59,7 @@ def main() -> None:
     parser.add_argument("--no-write", action="store_true", help="print only")
     args = parser.parse_args()
 
-    from cgt.cli import make_game
+    from cgtapp.cli import make_game
     from solvers.database import SolutionDatabase
     from solvers.memory import format_bytes
     from solvers.saved import git_commit
@@ -79,7 +79,7 @@ def main() -> None:
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         started = time.perf_counter()
         done = subprocess.run(
-            [sys.executable, "-m", "cgt", "query", game.name, text, *params_args, *db_args,
+            [sys.executable, "-m", "cgtapp", "query", game.name, text, *params_args, *db_args,
              "--json"],
             capture_output=True, text=True, check=True,
         )  # fmt: skip

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from cgt.cli import main
+from cgtapp.cli import main
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:

@@ -19,7 +19,7 @@ from typing import Any
 
 from click.testing import CliRunner
 
-from cgt.cli import cli
+from cgtapp.cli import cli
 
 ROOT = Path(__file__).resolve().parent.parent
 #: Where Debian installs the browser and its driver (never downloaded by the tests).
@@ -32,7 +32,7 @@ START_SECONDS = 60
 @contextmanager
 def explorer_server(args: list[str], env: dict[str, str] | None = None) -> Iterator[str]:
     """Start ``cgt explore ARGS --port 0`` and yield its address; stop it (Ctrl-C) after."""
-    command = [sys.executable, "-m", "cgt", "explore", *args, "--port", "0"]
+    command = [sys.executable, "-m", "cgtapp", "explore", *args, "--port", "0"]
     process = subprocess.Popen(
         command,
         cwd=ROOT,

@@ -10,10 +10,10 @@ from click.testing import CliRunner
 
 from cgt.algebra import CanonicalForm, parse_game
 from cgt.algebra.values import value_of
-from cgt.commands.value import value_command, value_report
 from cgt.errors import CGTError, ParameterError, PositionError
 from cgt.protocol import Outcome
 from cgt.registry import load_game
+from cgtapp.commands.value import value_command, value_report
 from solvers import solve
 
 

@@ -82,7 +82,7 @@ def test_bad_input_gives_one_line_error_and_status_2(
 
 def test_console_script_errors_without_traceback() -> None:
     proc = subprocess.run(
-        [sys.executable, "-m", "cgt", "solve", "nonsense"],
+        [sys.executable, "-m", "cgtapp", "solve", "nonsense"],
         capture_output=True,
         text=True,
         check=False,

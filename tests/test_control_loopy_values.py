@@ -12,11 +12,11 @@ import pytest
 from cgt.algebra.game import CanonicalForm
 from cgt.algebra.loopy import LoopyValue
 from cgt.algebra.values import ValueCalculator, loopy_value_of
-from cgt.commands.value import value_report
 from cgt.errors import ParameterError
 from cgt.games.control import CELL_SYMBOLS
 from cgt.protocol import Outcome
 from cgt.registry import load_game
+from cgtapp.commands.value import value_report
 from solvers.retrograde import retrograde
 
 #: Outcome class from (winner when Left/White starts, winner when Right/Black starts).

@@ -12,9 +12,9 @@ import pytest
 pytest.importorskip("starlette")
 from starlette.testclient import TestClient
 
-from cgt.explorer.app import MAX_BODY_BYTES, Explorer, create_app
-from cgt.explorer.values import ValueSource
 from cgt.registry import load_game
+from cgtapp.explorer.app import MAX_BODY_BYTES, Explorer, create_app
+from cgtapp.explorer.values import ValueSource
 from tests.explorer_support import cli_json
 
 ENTROPY_4X3 = {"width": 4, "height": 3, "setup": "SS../..../..OO O"}
@@ -219,7 +219,7 @@ def test_requests_beyond_the_waiting_limit_get_503_and_the_rest_are_answered(
     import threading
 
     httpx = pytest.importorskip("httpx2")
-    from cgt.explorer.app import MAX_WAITING
+    from cgtapp.explorer.app import MAX_WAITING
 
     game = load_game("control", size=2)
     release = threading.Event()

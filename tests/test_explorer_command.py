@@ -11,13 +11,13 @@ import urllib.request
 
 import pytest
 
-from cgt.commands.explore import is_loopback
+from cgtapp.commands.explore import is_loopback
 from tests.explorer_support import ROOT, explorer_server
 
 
 def run_cgt(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "cgt", *args], cwd=ROOT, capture_output=True, text=True, timeout=120
+        [sys.executable, "-m", "cgtapp", *args], cwd=ROOT, capture_output=True, text=True, timeout=120
     )
 
 
@@ -70,7 +70,7 @@ def test_loopback_addresses() -> None:
 
 def test_listens_on_loopback_and_stops_on_ctrl_c() -> None:
     process = subprocess.Popen(
-        [sys.executable, "-m", "cgt", "explore", "tictactoe", "--port", "0"],
+        [sys.executable, "-m", "cgtapp", "explore", "tictactoe", "--port", "0"],
         cwd=ROOT,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

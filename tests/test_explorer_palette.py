@@ -25,7 +25,7 @@ def test_lightness_of_known_colours() -> None:
 
 
 def test_value_colours_are_distinct_in_grey_scale() -> None:
-    css = (resources.files("cgt.explorer") / "static" / "explorer.css").read_text()
+    css = (resources.files("cgtapp.explorer") / "static" / "explorer.css").read_text()
     colours = {
         name: re.search(rf"--{name}: (#[0-9a-fA-F]{{6}});", css).group(1)  # type: ignore[union-attr]
         for name in ("win", "draw", "loss")

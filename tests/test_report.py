@@ -15,11 +15,11 @@ import pytest
 
 from cgt.protocol import Outcome
 from cgt.registry import load_game
-from cgt.report import data
-from cgt.report.analysis import design_metrics, random_games
-from cgt.report.build import write_report
-from cgt.report.figures import OUTCOME_COLOURS
-from cgt.report.tables import claim_finding
+from cgtapp.report import data
+from cgtapp.report.analysis import design_metrics, random_games
+from cgtapp.report.build import write_report
+from cgtapp.report.figures import OUTCOME_COLOURS
+from cgtapp.report.tables import claim_finding
 from solvers.retrograde import retrograde
 
 
@@ -212,7 +212,7 @@ def test_entropy_summary_of_a_stored_solution_replays_under_the_readable_rules(
     import subprocess
     import sys
 
-    from cgt.report.games.entropy import compute_from_store
+    from cgtapp.report.games.entropy import compute_from_store
 
     params = {"width": 4, "height": 3, "setup": "SSSS/..../OOOO O"}
     monkeypatch.setenv("CGT_DB", str(tmp_path / "db.sqlite"))

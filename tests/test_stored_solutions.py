@@ -164,7 +164,7 @@ def test_fresh_process_query_equals_solve_on_random_positions(
     for position in [game.initial_position(), *picks]:
         text = game.render(position)
         fresh = subprocess.run(
-            [sys.executable, "-m", "cgt", "query", "entropy", text, *params_args(), "--db", db,
+            [sys.executable, "-m", "cgtapp", "query", "entropy", text, *params_args(), "--db", db,
              "--json"],
             capture_output=True, text=True, check=True,
         )  # fmt: skip

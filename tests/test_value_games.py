@@ -13,9 +13,9 @@ from click.testing import CliRunner
 
 from cgt.algebra import STAR, parse_game
 from cgt.algebra.values import ValueCalculator, value_of
-from cgt.commands.value import value_command, value_report
 from cgt.protocol import Outcome
 from cgt.registry import load_game
+from cgtapp.commands.value import value_command, value_report
 from solvers import solve
 
 

@@ -7,12 +7,12 @@ import click
 
 def COMMANDS() -> list[click.Command]:
     """The optional sub-commands, imported lazily so ``cgt --help`` stays fast."""
-    from cgt.commands.db import db_command
-    from cgt.commands.eval import eval_command
-    from cgt.commands.explore import explore_command
-    from cgt.commands.frontier import frontier_command
-    from cgt.commands.report import report_command
-    from cgt.commands.value import value_command
+    from cgtapp.commands.db import db_command
+    from cgtapp.commands.eval import eval_command
+    from cgtapp.commands.explore import explore_command
+    from cgtapp.commands.frontier import frontier_command
+    from cgtapp.commands.report import report_command
+    from cgtapp.commands.value import value_command
 
     commands: list[click.Command] = [
         db_command,

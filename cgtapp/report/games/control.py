@@ -7,8 +7,8 @@ from functools import partial
 from typing import Any
 
 from cgt.registry import load_game
-from cgt.report import analysis
-from cgt.report.document import (
+from cgtapp.report import analysis
+from cgtapp.report.document import (
     HEX_NOTATION,
     VALUE_NOTATION,
     GameReport,
@@ -23,8 +23,8 @@ from cgt.report.document import (
     small_board_section,
     verdict,
 )
-from cgt.report.figures import value_maps
-from cgt.report.tables import moves_list, table
+from cgtapp.report.figures import value_maps
+from cgtapp.report.tables import moves_list, table
 
 SLUG = "control"
 DATA = "control-size-3"
@@ -218,7 +218,7 @@ def build(ctx: ReportContext) -> list[str]:
 
 
 def headline(ctx: ReportContext) -> str:
-    from cgt.report import data
+    from cgtapp.report import data
 
     stored = data.load(ctx.out_dir, DATA)
     if stored is None:

@@ -95,7 +95,7 @@ def frontier_command(
     still unproven, and only those that can still change the answer. Prints how many jobs
     are proven (won / lost for the player to move), open, or not started.
     """
-    from cgt.cli import emit_json, make_game, parse_position
+    from cgtapp.cli import emit_json, make_game, parse_position
     from solvers.database import SolutionDatabase
     from solvers.frontier import solve_frontier
 

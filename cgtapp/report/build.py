@@ -9,8 +9,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from cgt.report import data
-from cgt.report.document import (
+from cgtapp.report import data
+from cgtapp.report.document import (
     DISPLAY_NAMES,
     RANDOM_SAMPLES,
     GameReport,
@@ -19,8 +19,8 @@ from cgt.report.document import (
     log,
     write_page,
 )
-from cgt.report.games import reports
-from cgt.report.tables import claim_finding, table
+from cgtapp.report.games import reports
+from cgtapp.report.tables import claim_finding, table
 
 Progress = Callable[[dict[str, Any]], None] | None
 

@@ -26,10 +26,10 @@ from cgt.algebra.impartial import HeapGenus, misere_periodicity, octal_periodici
 from cgt.algebra.loopy import LoopyValue
 from cgt.algebra.thermograph import left_stop, right_stop, thermograph
 from cgt.algebra.values import ValueCalculator, loopy_value_of
-from cgt.commands.bounds import bound_options, make_budget, run_bounded
 from cgt.errors import ParameterError
 from cgt.progress import StderrProgress
 from cgt.registry import load_game
+from cgtapp.commands.bounds import bound_options, make_budget, run_bounded
 
 OUTCOME_WORDS = {
     "L": "Left wins",
@@ -221,7 +221,7 @@ def value_command(
     position (default: the initial position) of a short normal-play game; other games are
     refused, saying why. Bounded by --max-seconds, --max-forms and --max-memory (exit
     status 3 when a bound stops it)."""
-    from cgt.cli import parse_params
+    from cgtapp.cli import parse_params
 
     budget = make_budget(max_seconds, max_forms, max_memory)
     report = run_bounded(

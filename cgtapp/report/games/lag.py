@@ -8,8 +8,8 @@ from typing import Any
 
 from cgt.protocol import Outcome
 from cgt.registry import load_game
-from cgt.report import analysis
-from cgt.report.document import (
+from cgtapp.report import analysis
+from cgtapp.report.document import (
     HEX_NOTATION,
     VALUE_NOTATION,
     GameReport,
@@ -24,8 +24,8 @@ from cgt.report.document import (
     small_board_section,
     verdict,
 )
-from cgt.report.figures import value_maps
-from cgt.report.tables import count, moves_list, pct, table
+from cgtapp.report.figures import value_maps
+from cgtapp.report.tables import count, moves_list, pct, table
 
 SLUG = "lag"
 DATA = "lag-size-3"
@@ -332,7 +332,7 @@ def build(ctx: ReportContext) -> list[str]:
 
 
 def headline(ctx: ReportContext) -> str:
-    from cgt.report import data
+    from cgtapp.report import data
 
     stored = data.load(ctx.out_dir, DATA)
     if stored is None:

@@ -56,7 +56,7 @@ def git_commit(cwd: Path | None = None) -> str:
             check=False,
         ).stdout.strip()
         dirty = subprocess.run(
-            ["git", "status", "--porcelain", "--", ":/cgt", ":/solvers", ":/proofs"],
+            ["git", "status", "--porcelain", "--", ":/cgt", ":/cgtapp", ":/solvers", ":/proofs"],
             capture_output=True,
             text=True,
             cwd=here,

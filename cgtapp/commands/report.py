@@ -37,10 +37,10 @@ def report_command(
 ) -> None:
     """Write a game's report from the stored results; 'all' writes every seed game's report
     and the index. With -p, the exhaustive report of that board of any game."""
-    from cgt.cli import parse_params
-    from cgt.commands.outputs import output_failure, writable_directory
     from cgt.registry import load_game
-    from cgt.report.build import write_all, write_report
+    from cgtapp.cli import parse_params
+    from cgtapp.commands.outputs import output_failure, writable_directory
+    from cgtapp.report.build import write_all, write_report
 
     writable_directory(out)
     progress = StderrProgress("report")

@@ -3,7 +3,7 @@ the stored results. :data:`REPORTS` maps a registry name to the game's report.""
 
 from __future__ import annotations
 
-from cgt.report.document import GameReport
+from cgtapp.report.document import GameReport
 
 #: Registry name -> module of its report, in the order of the index.
 MODULES = {
@@ -20,6 +20,6 @@ def reports() -> dict[str, GameReport]:
     import importlib
 
     return {
-        game: importlib.import_module(f"cgt.report.games.{module}").REPORT
+        game: importlib.import_module(f"cgtapp.report.games.{module}").REPORT
         for game, module in MODULES.items()
     }

@@ -10,8 +10,8 @@ import numpy as np
 
 from cgt.protocol import Outcome
 from cgt.registry import load_game
-from cgt.report import data
-from cgt.report.document import (
+from cgtapp.report import data
+from cgtapp.report.document import (
     SQUARE_NOTATION,
     VALUE_NOTATION,
     GameReport,
@@ -25,8 +25,8 @@ from cgt.report.document import (
     small_board_section,
     verdict,
 )
-from cgt.report.figures import value_maps, value_remoteness_chart
-from cgt.report.tables import count, pct, table
+from cgtapp.report.figures import value_maps, value_remoteness_chart
+from cgtapp.report.tables import count, pct, table
 
 SLUG = "entropy"
 DATA = "entropy-5x5"

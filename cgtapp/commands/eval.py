@@ -21,9 +21,9 @@ from typing import Any
 import click
 
 from cgt.algebra.expression import evaluate, format_value, value_kind
-from cgt.commands.bounds import bound_options, make_budget, run_bounded
 from cgt.errors import CGTError
 from cgt.progress import StderrProgress
+from cgtapp.commands.bounds import bound_options, make_budget, run_bounded
 
 
 def eval_report(value: Any, text: str) -> dict[str, Any]:

@@ -448,7 +448,7 @@ def check_command(
 ) -> None:
     """Check the claims of the source documents (all of them by default); with --out, write
     each verdict's certificate there."""
-    from cgt.commands.outputs import output_failure, writable_directory
+    from cgtapp.commands.outputs import output_failure, writable_directory
 
     if out is not None and not no_certificates and not list_only:
         writable_directory(out)  # before the claims are even loaded
@@ -482,7 +482,7 @@ def check_command(
 
 def _add_optional_commands() -> None:
     """Commands that live in their own modules (one concern per module)."""
-    from cgt.commands import COMMANDS
+    from cgtapp.commands import COMMANDS
 
     for command in COMMANDS():
         cli.add_command(command)

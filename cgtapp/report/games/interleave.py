@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from cgt.registry import load_game
-from cgt.report.document import (
+from cgtapp.report.document import (
     HEX_NOTATION,
     VALUE_NOTATION,
     GameReport,
@@ -19,8 +19,8 @@ from cgt.report.document import (
     small_board_section,
     verdict,
 )
-from cgt.report.figures import PIECE_LEGENDS, draw_positions, grouped_bars
-from cgt.report.tables import count, pct, table
+from cgtapp.report.figures import PIECE_LEGENDS, draw_positions, grouped_bars
+from cgtapp.report.tables import count, pct, table
 
 SLUG = "interleave"
 WINS = ("stones", "groups")
@@ -274,7 +274,7 @@ def build(ctx: ReportContext) -> list[str]:
 
 
 def headline(ctx: ReportContext) -> str:
-    from cgt.report import data
+    from cgtapp.report import data
 
     stored = data.load(ctx.out_dir, "interleave-size-3-setups")
     if stored is None:

@@ -32,9 +32,9 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from cgt.errors import CGTError
-from cgt.explorer.board_view import board_data, move_cells
-from cgt.explorer.values import NotSolved, PositionValues, ValueSource
 from cgt.protocol import Game, Outcome
+from cgtapp.explorer.board_view import board_data, move_cells
+from cgtapp.explorer.values import NotSolved, PositionValues, ValueSource
 
 #: Largest request body accepted (a position string and a move name need far less).
 MAX_BODY_BYTES = 8192
@@ -251,7 +251,7 @@ def error_response(message: str, status: int = 400) -> JSONResponse:
 
 def create_app(explorer: Explorer) -> Starlette:
     """The Starlette application serving ``explorer``."""
-    package = resources.files("cgt.explorer") / "static"
+    package = resources.files("cgtapp.explorer") / "static"
     static = {name: (package / name).read_bytes() for name in STATIC_FILES}
 
     def handles_bad_input(

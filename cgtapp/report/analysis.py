@@ -2,7 +2,7 @@
 compiled solvers' answers on the boards that matter, and the move values along a perfect line.
 
 Everything here returns plain JSON-able dicts (stored under ``reports/data/`` by
-:mod:`cgt.report.data`); the pages are written from those dicts only. Solvers are asked only
+:mod:`cgtapp.report.data`); the pages are written from those dicts only. Solvers are asked only
 through their public entry points (:func:`solvers.api.solve`, :func:`solvers.retrograde.retrograde`).
 """
 

@@ -7,8 +7,8 @@ from typing import Any
 
 from cgt.protocol import Outcome
 from cgt.registry import load_game
-from cgt.report import analysis
-from cgt.report.document import (
+from cgtapp.report import analysis
+from cgtapp.report.document import (
     SQUARE_NOTATION,
     VALUE_NOTATION,
     GameReport,
@@ -22,8 +22,8 @@ from cgt.report.document import (
     small_board_section,
     verdict,
 )
-from cgt.report.figures import OUTCOME_COLOURS, draw_positions, value_maps
-from cgt.report.tables import count, moves_list, table
+from cgtapp.report.figures import OUTCOME_COLOURS, draw_positions, value_maps
+from cgtapp.report.tables import count, moves_list, table
 
 SLUG = "super-nonnect"
 DATA = "super-nonnect-shapes"
@@ -302,7 +302,7 @@ def build(ctx: ReportContext) -> list[str]:
 
 
 def headline(ctx: ReportContext) -> str:
-    from cgt.report import data
+    from cgtapp.report import data
 
     stored = data.load(ctx.out_dir, DATA)
     if stored is None:

@@ -15,8 +15,8 @@ from typing import Any
 
 import click
 
-from cgt.cli import make_game, param_option
 from cgt.errors import ParameterError
+from cgtapp.cli import make_game, param_option
 
 #: Longest solve budget a position may get (the server solves one position at a time).
 MAX_BUDGET_SECONDS = 600.0
@@ -107,8 +107,8 @@ def explore_command(
     """Explore GAME in the browser: every legal move coloured by its value for the mover."""
     import uvicorn
 
-    from cgt.explorer.app import Explorer, create_app
-    from cgt.explorer.values import ValueSource
+    from cgtapp.explorer.app import Explorer, create_app
+    from cgtapp.explorer.values import ValueSource
 
     game = make_game(game_name, params)
     explorer = Explorer(game, ValueSource(game, db, max_seconds=budget), reports_dir)

@@ -2,8 +2,8 @@
 questions), the small-board analysis section, the attempts at boards out of reach, the
 claims, the index of all reports and the run log.
 
-A game's own sections live in :mod:`cgt.report.games`; they hand this module Markdown lines
-built from stored results (:mod:`cgt.report.data`), never numbers computed on the page.
+A game's own sections live in :mod:`cgtapp.report.games`; they hand this module Markdown lines
+built from stored results (:mod:`cgtapp.report.data`), never numbers computed on the page.
 """
 
 from __future__ import annotations
@@ -17,15 +17,15 @@ from typing import Any
 
 from cgt.protocol import Game
 from cgt.registry import load_game
-from cgt.report import analysis, data
-from cgt.report.figures import (
+from cgtapp.report import analysis, data
+from cgtapp.report.figures import (
     PIECE_LEGENDS,
     draw_positions,
     length_histogram,
     value_maps,
     value_remoteness_chart,
 )
-from cgt.report.tables import claim_link, claims_section, count, moves_list, pct, table
+from cgtapp.report.tables import claim_link, claims_section, count, moves_list, pct, table
 
 #: How each game is called in titles.
 DISPLAY_NAMES: dict[str, str] = {
@@ -73,7 +73,7 @@ class ReportContext:
         try:
             draw()
         except NotImplementedError:
-            from cgt.report.figures import pyplot
+            from cgtapp.report.figures import pyplot
 
             pyplot().close("all")
             return []

@@ -1,0 +1,5 @@
+"""``python -m cgtapp`` runs the command line."""
+
+from cgtapp.cli import main
+
+main()
