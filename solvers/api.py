@@ -47,10 +47,9 @@ def compiled_solver_names() -> list[str]:
 
 def kernel_table_bytes(tt_entries: int) -> int:
     """Memory of a compiled kernel's transposition table of ``tt_entries`` slots."""
-    from solvers import kernels
+    from solvers.kernels import estimate_bytes
 
-    estimate = getattr(kernels, "estimate_bytes", None)
-    return int(estimate(tt_entries)) if estimate is not None else 32 * tt_entries
+    return estimate_bytes(tt_entries)
 
 
 def solve(

@@ -82,9 +82,9 @@ import numpy as np
 from numba import njit, prange
 from numba.cpython.unsafe.numbers import trailing_zeros  # LLVM cttz intrinsic
 
+import solvers.store as store
 from cgt.errors import CGTError, ParameterError, PositionError
 from cgt.protocol import Game, Outcome
-from solvers import store
 from solvers.kernels.base import SearchBudgetExceeded
 from solvers.kernels.packed import SpaceKeeper, packed_solve_result
 from solvers.kernels.table import I64, U64, popcount

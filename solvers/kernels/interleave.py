@@ -58,9 +58,9 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros  # LLVM intrinsics
 
+import solvers.store as store
 from cgt.errors import CGTError, ParameterError, PositionError
 from cgt.protocol import Game, Outcome
-from solvers import store
 from solvers.kernels.base import SearchBudgetExceeded, check_max_seconds
 from solvers.kernels.packed import SpaceKeeper, packed_solve_result
 from solvers.kernels.table import I64, U64, compiled, popcount
