@@ -30,32 +30,41 @@ from __future__ import annotations
 
 from typing import Any
 
+from solvers.kernels import control, entropy, interleave, lag, super_nonnect
 from solvers.kernels.base import CompiledKernel, KernelSolver, SearchBudgetExceeded
 from solvers.kernels.control import ControlKernel, solve_control
 from solvers.kernels.entropy import solve_entropy
 from solvers.kernels.interleave import solve_interleave
 from solvers.kernels.lag import LagKernel, solve_lag
+from solvers.kernels.plugin import KernelPlugin
 from solvers.kernels.super_nonnect import SuperNonnectKernel, solve_super_nonnect
 from solvers.kernels.table import table_bytes
 
+#: Every compiled plug-in: what each declares is all the solvers know of its game.
+PLUGINS: tuple[KernelPlugin, ...] = (
+    control.PLUGIN,
+    entropy.PLUGIN,
+    interleave.PLUGIN,
+    lag.PLUGIN,
+    super_nonnect.PLUGIN,
+)
+
 #: Registry name of a game -> its compiled solver (the uniform signature above).
-KERNELS: dict[str, KernelSolver] = {
-    "control": solve_control,
-    "entropy": solve_entropy,
-    "interleave": solve_interleave,
-    "lag": solve_lag,
-    "super-nonnect": solve_super_nonnect,
+KERNELS: dict[str, KernelSolver] = {plugin.game: plugin.solve for plugin in PLUGINS}
+
+#: Registry name of a game -> its search kernel class, for callers that keep one kernel, and
+#: so its transposition table, across many positions (frontier jobs in a worker process).
+#: The constructors share ``remoteness``, ``tt_entries`` and ``method``.
+KERNEL_CLASSES: dict[str, type[CompiledKernel]] = {
+    plugin.game: plugin.kernel_class for plugin in PLUGINS if plugin.kernel_class is not None
 }
 
-#: Registry name of a game -> its search kernel class (a
-#: :class:`~solvers.kernels.base.CompiledKernel`), for callers that keep one kernel, and so
-#: its transposition table, across many positions (frontier jobs in a worker process). The
-#: constructors share ``remoteness``, ``tt_entries`` and ``method``.
-KERNEL_CLASSES: dict[str, type[CompiledKernel]] = {
-    "control": ControlKernel,
-    "lag": LagKernel,
-    "super-nonnect": SuperNonnectKernel,
-}
+
+def plugin_of(game: Any) -> KernelPlugin | None:
+    """The compiled plug-in of ``game`` (by its registry name), if it has one."""
+    name = getattr(game, "name", None)
+    return next((plugin for plugin in PLUGINS if plugin.game == name), None)
+
 
 #: Memory of a kernel besides its table (search stacks, history, board tables): a bound.
 OVERHEAD_BYTES = 64 << 20
@@ -75,9 +84,16 @@ def has_kernel(game: Any) -> bool:
 
 __all__ = [
     "KERNELS",
+    "KERNEL_CLASSES",
+    "PLUGINS",
+    "ControlKernel",
+    "KernelPlugin",
+    "LagKernel",
     "SearchBudgetExceeded",
+    "SuperNonnectKernel",
     "estimate_bytes",
     "has_kernel",
+    "plugin_of",
     "solve_control",
     "solve_entropy",
     "solve_interleave",

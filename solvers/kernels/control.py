@@ -121,6 +121,7 @@ from cgt.boards.hexhex import HexBoard
 from cgt.errors import ParameterError, PositionError
 from cgt.protocol import Game
 from solvers.kernels.base import CompiledKernel, run_solve
+from solvers.kernels.plugin import KernelPlugin
 from solvers.kernels.table import (
     _U0,
     _U1,
@@ -1346,3 +1347,8 @@ def solve_control(
     )
     result.extra["method"] = method
     return result
+
+
+PLUGIN = KernelPlugin(
+    "control", solve_control, kernel_class=ControlKernel, methods=("alphabeta", "dfpn")
+)

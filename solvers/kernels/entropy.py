@@ -87,6 +87,7 @@ from cgt.errors import CGTError, ParameterError, PositionError
 from cgt.protocol import Game, Outcome
 from solvers.kernels.base import SearchBudgetExceeded
 from solvers.kernels.packed import SpaceKeeper, packed_solve_result
+from solvers.kernels.plugin import KernelPlugin
 from solvers.kernels.table import I64, U64, popcount
 from solvers.memory import require_memory, zeroed_array
 from solvers.ranking import cells_of, colex_rank
@@ -1372,3 +1373,6 @@ def solve_entropy(
     if keep_space is not None:
         keep_space(space, result)
     return result
+
+
+PLUGIN = KernelPlugin("entropy", solve_entropy, packed=True)

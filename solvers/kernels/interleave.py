@@ -63,6 +63,7 @@ from cgt.errors import CGTError, ParameterError, PositionError
 from cgt.protocol import Game, Outcome
 from solvers.kernels.base import SearchBudgetExceeded, check_max_seconds
 from solvers.kernels.packed import SpaceKeeper, packed_solve_result
+from solvers.kernels.plugin import KernelPlugin
 from solvers.kernels.table import I64, U64, compiled, popcount
 from solvers.memory import require_memory
 from solvers.result import MoveValue, SolveResult
@@ -1265,3 +1266,6 @@ def red_only_ranks(size: int) -> np.ndarray:
 
     cells = hex_board(size).size
     return _no_black_ranks(np.array([3**j for j in range(cells)], dtype=np.int64))
+
+
+PLUGIN = KernelPlugin("interleave", solve_interleave, packed=True)

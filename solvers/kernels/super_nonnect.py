@@ -76,6 +76,7 @@ from cgt.errors import ParameterError, PositionError
 from cgt.games.super_nonnect import bits_of
 from cgt.protocol import Game
 from solvers.kernels.base import CompiledKernel, run_solve
+from solvers.kernels.plugin import KernelPlugin
 from solvers.kernels.proof_numbers import (
     PN_INFINITY,
     check_method,
@@ -1102,3 +1103,11 @@ def solve_super_nonnect(
     )
     result.extra["method"] = method
     return result
+
+
+PLUGIN = KernelPlugin(
+    "super-nonnect",
+    solve_super_nonnect,
+    kernel_class=SuperNonnectKernel,
+    methods=("alphabeta", "dfpn"),
+)
