@@ -131,6 +131,12 @@ class Game(ABC, Generic[P, M]):
     name: ClassVar[str] = ""
     #: One line for ``cgt games``.
     summary: ClassVar[str] = ""
+    #: How the game is called in titles and on pages (``Super Nonnect``; the name if empty).
+    title: ClassVar[str] = ""
+    #: Module of the game's claims, imported by the claims checker (``proofs.control``).
+    claims_module: ClassVar[str | None] = None
+    #: Module of the game's report sections (``cgtapp.report.games.control``).
+    report_module: ClassVar[str | None] = None
     #: The parameters and their defaults.
     params: ClassVar[tuple[Param, ...]] = ()
     #: Named parameter presets (``{"tumpletore": {"control": "sight"}}``).

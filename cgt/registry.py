@@ -66,12 +66,20 @@ def load_game(name: str, **parameters: Any) -> Game[Any, Any]:
 
 def game_names() -> list[str]:
     """Names of every known game, built-in modules included."""
+    return sorted(games_in_order())
+
+
+def games_in_order() -> list[str]:
+    """Names of every known game: the built-in ones in the order listed above (the seed games
+    first), then the user's games in the order they registered."""
     for name in BUILTIN_GAMES:
         try:
             game_class(name)
         except (ImportError, UnknownGameError):
             continue  # a built-in module that is not written yet
-    return sorted(_REGISTRY)
+    return [n for n in BUILTIN_GAMES if n in _REGISTRY] + [
+        n for n in _REGISTRY if n not in BUILTIN_GAMES
+    ]
 
 
 def load_plugin(path_or_module: str) -> None:

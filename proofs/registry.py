@@ -24,20 +24,12 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from cgt.errors import ClaimError
+from cgt.registry import game_class, game_names
 
 #: ``measured``: the claim is a measurement (a share, a frequency) whose words ("strongly",
 #: "rarely") set no threshold; the verdict reports the number and the exact statement it was
 #: held against instead of passing or failing it on a cut-off the document never stated.
 VerdictKind = Literal["verified", "refuted", "inconclusive", "measured"]
-
-#: Modules holding the built-in claims, one per game.
-BUILTIN_CLAIM_MODULES: tuple[str, ...] = (
-    "proofs.control",
-    "proofs.lag",
-    "proofs.interleave",
-    "proofs.super_nonnect",
-    "proofs.entropy",
-)
 
 
 @dataclass
@@ -167,12 +159,11 @@ def claim(
 
 
 def _load_builtins() -> None:
-    for module in BUILTIN_CLAIM_MODULES:
-        try:
+    """Import the claims module every known game declares (``Game.claims_module``)."""
+    for name in game_names():
+        module = game_class(name).claims_module
+        if module is not None:
             importlib.import_module(module)
-        except ModuleNotFoundError as exc:
-            if exc.name != module:
-                raise
 
 
 def all_claims() -> list[Claim]:

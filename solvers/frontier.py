@@ -459,11 +459,9 @@ _job_kernel: list[tuple[Hashable, Any]] = []
 
 def job_kernel(game: Game[Any, Any], tt_entries: int | None, method: str) -> Any:
     """The compiled kernel for jobs of ``game`` in this process, kept from job to job, or
-    None when the game has no search kernel. Sibling jobs share much of their trees, and a
-    kept table carries what one job proved into the next (on ten size-4 Control positions 13
-    plies in, one kernel searched 3.97 M nodes in 0.67 s where a fresh kernel per position
-    searched 5.15 M in 2.12 s, most of the difference the page faults of a new table). The
-    table's entries are exact for their position whatever the path (Control under sight
+    None when the game has no search kernel. Sibling jobs share much of their trees, a kept
+    table carries what one job proved into the next, and a new table costs its page faults
+    (measured on benchmarks/TUNING.md and benchmarks/FRONTIER_JOBS.md). The table's entries are exact for their position whatever the path (Control under sight
     never stores a result that met a repetition), so they stay true for every later job.
     Only the latest game's kernel is kept, so a process holds one table."""
     from solvers.api import DEFAULT_KERNEL_TT_ENTRIES, kernel_table_bytes

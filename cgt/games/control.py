@@ -261,6 +261,9 @@ class Control(Game[ControlPosition, int]):
 
     name = "control"
     summary = "territory by adjacency majority on a hexhex board; place or remove, no move loses"
+    title = "Control"
+    claims_module = "proofs.control"
+    report_module = "cgtapp.report.games.control"
     params = (
         Param("size", int, 3, "side of the hexhex board", minimum=2, maximum=MAX_SIZE),
         Param(

@@ -89,6 +89,7 @@ class Domineering(Game[DomineeringPosition, int]):
 
     name = "domineering"
     summary = "Domineering: Left places vertical dominoes, Right horizontal; last to place wins"
+    title = "Domineering"
     params = (
         Param("rows", int, None, help="number of rows (default 4, or those of board)", minimum=1),
         Param(

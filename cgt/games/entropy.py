@@ -77,6 +77,9 @@ class Entropy(Game[EntropyPosition, EntropyMove]):
 
     name = "entropy"
     summary = "Carreno's Entropy: queen moves, win when each piece touches an enemy and no friend"
+    title = "Entropy"
+    claims_module = "proofs.entropy"
+    report_module = "cgtapp.report.games.entropy"
     params = (
         Param("width", int, 5, "number of files", minimum=1, maximum=26),
         Param("height", int, 5, "number of ranks", minimum=1, maximum=26),

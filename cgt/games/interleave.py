@@ -138,6 +138,9 @@ class Interleave(Game[InterleavePosition, int]):
 
     name = "interleave"
     summary = "place where more opponent than own stones see the cell; no racing (Brady 2022)"
+    title = "Interleave"
+    claims_module = "proofs.interleave"
+    report_module = "cgtapp.report.games.interleave"
     players = ("Red", "Black")
     normal_play = False  # scored at the end by stones or groups
     params = (

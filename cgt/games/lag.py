@@ -99,6 +99,9 @@ class Lag(Game[LagPosition, LagMove]):
 
     name = "lag"
     summary = "move exactly as many cells as you have groups; fewest groups at the end wins"
+    title = "LAG"
+    claims_module = "proofs.lag"
+    report_module = "cgtapp.report.games.lag"
     params = (
         Param(
             "size",

@@ -17,6 +17,7 @@ from cgt.registry import register
 class Nim(HeapGame):
     name = "nim"
     summary = "Nim: take tokens from one heap (impartial reference game)"
+    title = "Nim"
     params = (Param("heaps", str, "3,4,5", help="comma-separated heap sizes"),)
 
     def heap_moves(self, n: int) -> list[tuple[int, ...]]:

@@ -99,6 +99,7 @@ class Snort(Game[SnortPosition, int]):
 
     name = "snort"
     summary = "Snort: colour a vertex not adjacent to the opponent's colour; last to move wins"
+    title = "Snort"
     params = (
         Param("graph", str, None, help="path, cycle, star, complete or grid (default path)"),
         Param("n", int, None, help=f"number of vertices (default {DEFAULT_VERTICES})", minimum=1),

@@ -265,6 +265,9 @@ class SuperNonnect(Game[SuperNonnectPosition, int]):
 
     name = "super-nonnect"
     summary = "cut cells of the designated mini-board; keep the board connected (impartial)"
+    title = "Super Nonnect"
+    claims_module = "proofs.super_nonnect"
+    report_module = "cgtapp.report.games.super_nonnect"
     params = (
         Param(
             "shape",

@@ -48,6 +48,7 @@ class TicTacToe(Game[TicTacToePosition, int]):
 
     name = "tictactoe"
     summary = "Tic-tac-toe (noughts and crosses): a line of your letter wins, a full board draws"
+    title = "Tic-tac-toe"
     params = (
         Param("size", int, 3, help="side of the square board; lines span it", minimum=3, maximum=5),
     )

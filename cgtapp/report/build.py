@@ -11,10 +11,10 @@ from typing import Any
 
 from cgtapp.report import data
 from cgtapp.report.document import (
-    DISPLAY_NAMES,
     RANDOM_SAMPLES,
     GameReport,
     ReportContext,
+    display_name,
     generic_report,
     log,
     write_page,
@@ -91,7 +91,7 @@ def write_index(out_dir: Path, written: list[GameReport], paths: list[Path]) -> 
         "",
     ]
     rows = [
-        [DISPLAY_NAMES.get(r.game, r.game), r.headline(ctx), f"[{path.stem}]({path.name})"]
+        [display_name(r.game), r.headline(ctx), f"[{path.stem}]({path.name})"]
         for r, path in zip(written, paths)
     ]
     lines += table(["game", "result with perfect play", "report"], rows)
@@ -102,7 +102,7 @@ def write_index(out_dir: Path, written: list[GameReport], paths: list[Path]) -> 
             ["game", "board", "how far the attempts got", "data"],
             [
                 [
-                    DISPLAY_NAMES.get(a.get("game", ""), a.get("game", "")),
+                    display_name(a.get("game", "")),
                     a.get("board", "?"),
                     a.get("how_far", a.get("summary", "")),
                     f"[record]({a['file']})",
@@ -118,7 +118,7 @@ def write_index(out_dir: Path, written: list[GameReport], paths: list[Path]) -> 
             cert = json.loads(cert_path.read_text())
             claim_rows.append(
                 [
-                    DISPLAY_NAMES.get(c.game, c.game),
+                    display_name(c.game),
                     f"`{c.id}`",
                     f"**{cert['verdict']}**",
                     claim_finding(cert, limit=240),
@@ -155,7 +155,7 @@ def update_readme(out_dir: Path, written: list[GameReport], paths: list[Path]) -
     folder = out_dir.name
     lines = ["", "What the reports find (each links to its report):", ""]
     for report, path in zip(written, paths):
-        name = DISPLAY_NAMES.get(report.game, report.game)
+        name = display_name(report.game)
         lines.append(f"- [{name}]({folder}/{path.name}): {report.headline(ctx)}")
     lines.append("")
     head, rest = text.split(README_START, 1)

@@ -15,8 +15,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from cgt.errors import UnknownGameError
 from cgt.protocol import Game
-from cgt.registry import load_game
+from cgt.registry import game_class, load_game
 from cgtapp.report import analysis, data
 from cgtapp.report.figures import (
     PIECE_LEGENDS,
@@ -27,15 +28,14 @@ from cgtapp.report.figures import (
 )
 from cgtapp.report.tables import claim_link, claims_section, count, moves_list, pct, table
 
-#: How each game is called in titles.
-DISPLAY_NAMES: dict[str, str] = {
-    "control": "Control",
-    "lag": "LAG",
-    "interleave": "Interleave",
-    "super-nonnect": "Super Nonnect",
-    "entropy": "Entropy",
-    "tictactoe": "Tic-tac-toe",
-}
+
+def display_name(game_name: str) -> str:
+    """How a game is called in titles: its declared title (``Game.title``), else its name."""
+    try:
+        return game_class(game_name).title or game_name
+    except UnknownGameError:
+        return game_name
+
 
 #: The project's rules document, relative to the reports directory.
 RULES_DOCUMENT = "../docs/rules.md"
@@ -363,7 +363,7 @@ def generic_report(game_name: str, params: dict[str, Any]) -> GameReport:
         "".join(ch if ch.isalnum() or ch in "-." else "-" for ch in str(p)) for p in parts
     )
     game: Game[Any, Any] = load_game(game_name, **params)
-    title = DISPLAY_NAMES.get(game_name, game_name) + (
+    title = display_name(game_name) + (
         ": " + ", ".join(f"{k}={v}" for k, v in params.items()) if params else ""
     )
     options = " ".join(f"-p '{k}={v}'" for k, v in params.items())

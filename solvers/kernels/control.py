@@ -44,25 +44,21 @@ Negamax alpha-beta, fail-soft, exactly as :mod:`solvers.alphabeta` (read its doc
   child (the child's score at most the child's alpha) cuts the node off at once, counted as
   the one child visit it replaces (``ctl[S_ETC_CUTOFFS]``); one that says the child cannot
   raise alpha moves that child to the end of the order, where a cut-off may spare its
-  visit. Done lazily (not at a node its first child's entry already decides, the common
-  case on size 4), it took the size-3 tree from 96 k to 66 k nodes and more than halved the
-  time to solve size-4 positions, at some cost in nodes per second (the probes of children
-  never visited are work no node count shows): benchmarks/control_kernel.py measures both;
+  visit. It is done lazily (not at a node its first child's entry already decides, the
+  common case on size 4). It saves whole subtrees at some cost in nodes per second, since
+  the probes of children never visited are work no node count shows; both are measured on
+  benchmarks/TUNING.md;
 * move ordering: table move first, searched before the other moves are even ordered (it
   often cuts off alone), then (``mobility_ordering``, default) the moves that leave the
   opponent the fewest replies, ties by the history heuristic: every cut-off (a win found
   too, the common cut-off in value mode; an ETC cut-off; a move leaving no reply) credits
-  its move with the square of the bit length of the work it took (:func:`_credit`). Before,
-  only fail-high cut-offs short of a win were credited, so value mode had almost no
-  history; crediting every cut-off took the size-3 solve from 66 k to 43 k nodes and six
-  size-4 solves 13 plies after a1 from 66 M to 16 M nodes (under ``sight`` it costs nodes:
-  the size-3 value solve went from 219 k to 272 k; crediting there as before, but by work,
-  was worse still, 321 k). A child with no reply is a win found without searching, and
-  the "fewest replies first" order cut the size-3 tree by a factor of about 16 (1.57 M ->
-  96 k nodes, before ETC and the history change). The moves are
-  picked one at a time (selection of the smallest key, the position in the list breaking
-  ties: the order of a stable sort) because most nodes cut off after the first move
-  (measured on size 4: 1.14 moves searched per cut-off, about 5 legal moves per node);
+  its move with the square of the bit length of the work it took (:func:`_credit`): in
+  value mode most cut-offs are wins, so crediting fail-highs alone would leave almost no
+  history. A child with no reply is a win found without searching, which is why the
+  fewest replies go first. The moves are picked one at a time (selection of the smallest
+  key, the position in the list breaking ties: the order of a stable sort) because most
+  nodes cut off after the first move. What each of these choices gains or costs, in value
+  mode and under ``sight``, is on benchmarks/TUNING.md;
 * incremental control (adjacent rule): each node receives the bit-sliced vote counts of
   both players from its parent (a placement adds one vote around its cell, a removal takes
   one away: a 3-bit bit-sliced increment on the six neighbours), so the node's move
@@ -171,12 +167,9 @@ METHODS = ("alphabeta", "dfpn")
 #: Deepest search path (plies); a deeper path raises instead of overflowing buffers.
 DEFAULT_MAX_PLY = 4096
 #: Default symmetry reduction by board size: canonical keys for positions with at most this
-#: many pieces. Measured while tuning (value mode): on size 3 every piece count pays (all
-#: 12 openings: 43 k nodes with every count keyed canonically, 56 k with at most 12 pieces,
-#: 65 k with at most 8); on size 4 after a1 every count finds 0.3% more transpositions in
-#: the first 20 M nodes and 1% fewer nodes in the solves of benchmarks/control_kernel.py
-#: than at most 12 pieces, but the 12 images kept per node cost a third of the node rate
-#: and a sixth of the solve time. Sizes not listed: every count.
+#: many pieces. On a board whose positions transpose rarely into symmetric images the 12
+#: images kept per node cost more time than the transpositions they find save
+#: (benchmarks/TUNING.md). Sizes not listed: every count.
 DEFAULT_SYMMETRY_PIECES = {4: 12}
 #: Every piece count (more than any board has cells).
 ALL_PIECES = 64

@@ -46,12 +46,10 @@ no repetition handling: every result is path-independent and may be stored.
   on an unknown) and is stored as EXACT: the table carries every proof into the next pass.
   The driver (:meth:`LagKernel._search`) stops at the first pass that proves the root, or
   that met no bound. Why: with scores -1/1 and no bound the plain search dives into the
-  first move's subtree, however deep, before it looks at a sibling that wins at once (the
-  short size-4 win of benchmarks/DFPN.md stayed open after 309 M nodes; deepening proves it
-  in a few hundred). Where every opening needs the full depth (size 3) passes up to 8 plies
-  cost a few percent and deeper ones more, while on size-4 positions passes up to 16 plies
-  took far fewer nodes than up to 8: the last bound is by board size
-  (benchmarks/LAG_KERNEL.md). A pass that a node budget cuts short resumes at its bound.
+  first move's subtree, however deep, before it looks at a sibling that wins at once.
+  Where every opening needs the full depth (size 3) deep passes cost more than they save,
+  while on larger boards they pay: the last bound is by board size (measured on
+  benchmarks/TUNING.md and benchmarks/LAG_KERNEL.md). A pass that a node budget cuts short resumes at its bound.
   History is not credited for a cut-off by an unknown, and an unknown position stores
   nothing (both measured worse: :data:`CREDIT_UNKNOWN`, :data:`STORE_UNKNOWN`).
 * Transposition table: the shared one of :mod:`solvers.kernels.table` (buckets of two
@@ -70,9 +68,8 @@ no repetition handling: every result is path-independent and may be stored.
   kept in the node's frame for the visits; all are computed, and their buckets prefetched
   (``llvm.prefetch``, :data:`PREFETCH`), before the first is probed, and the table move's
   child's bucket is prefetched while the node generates its moves: with a table far bigger
-  than the caches a probe is a wait for memory (measured while tuning: size 3 strict, all
-  openings, 15.6 s of process time with the prefetches, 17.4 s without). Each bound is used
-  only in its own direction
+  than the caches a probe is a wait for memory (benchmarks/TUNING.md). Each bound is
+  used only in its own direction
   (:func:`_bounds_above`, :func:`_bounds_below`); tests plant loose true bounds to check it.
 * Move ordering: the table move first, then captures and merges, then the history
   heuristic, by insertion sort. Every cut-off (a win found, the common cut-off in value
@@ -218,12 +215,12 @@ HISTORY_CAP = (1 << 40) - 1
 CAPTURE_BONUS = 1 << 42
 MERGE_BONUS = 1 << 41
 TABLE_MOVE_KEY = 1 << 50
-#: Credit history for cut-offs by children unknown within a deepening pass's bound? No:
-#: measured while tuning, size 3 strict took 50.1 M nodes with it, 47.8 M without.
+#: Credit history for cut-offs by children unknown within a deepening pass's bound? No: it
+#: costs nodes (benchmarks/TUNING.md).
 CREDIT_UNKNOWN = False
 #: Store the best move of a position left unknown by a deepening pass (as a LOWER -INFINITY
-#: entry, true and never deciding) to order the next pass? No: 47.8 M nodes with it, 46.0 M
-#: without on size 3 strict (such entries push proven ones out of the table).
+#: entry, true and never deciding) to order the next pass? No: such entries push proven
+#: ones out of the table, and it costs nodes (benchmarks/TUNING.md).
 STORE_UNKNOWN = False
 #: Prefetch the table buckets of children about to be probed (the table move's child while
 #: the moves are generated; every child's before the ETC probes them).
@@ -240,9 +237,9 @@ F_MIRRORED = 4
 F_ROWS = 5
 
 #: Value mode's iterative deepening by board size: (first ply bound, step, last bound), then
-#: one unbounded search (module docstring). Measured (benchmarks/LAG_KERNEL.md): on size 3,
-#: where every opening needs the full depth, bounds beyond 8 cost more than they save; on
-#: size-4 positions, bounds up to 16 took far fewer nodes. Sizes not listed: the largest.
+#: one unbounded search (module docstring): on size 3, where every opening needs the full
+#: depth, deep bounds cost more than they save; on larger boards they pay
+#: (benchmarks/LAG_KERNEL.md). Sizes not listed: the largest.
 DEFAULT_DEEPENING: dict[int, tuple[int, int, int]] = {2: (2, 2, 8), 3: (2, 2, 8)}
 DEEPENING_BEYOND = (2, 2, 16)
 

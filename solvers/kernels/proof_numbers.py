@@ -39,10 +39,9 @@ with (0, INFINITY) proved, (INFINITY, 0) disproved. The features, and why each i
   Hashimoto, Hashimoto and Iida, "Weak proof-number search", 2008): in a DAG the sum over
   children counts a shared subtree once per path to it, and df-pn then wanders between
   alternatives whose numbers are inflated alike. Super Nonnect, where the same cuts in any
-  order meet again, uses max + (open children - 1) instead of the sum: measured on hex7
-  openings it cut df-pn's nodes from 0.28 M / 3.4 M / 2.8 M to 63 k / 46 k / 35 k (NW.NE,
-  NW.c, NW.SW), while on Control and LAG the sum searched fewer nodes (LAG size 3 strict
-  4.9 M against 10.7 M), so they keep it.
+  order meet again, uses max + (open children - 1) instead of the sum, which searches far
+  fewer nodes there, while on Control and LAG the sum searches fewer, so they keep it
+  (benchmarks/TUNING.md).
 * **Saturation**: sums saturate at :data:`PN_LIMIT` (one below :data:`PN_INFINITY`) so that a
   big unsettled number is never mistaken for a proof.
 

@@ -1,25 +1,19 @@
 """One module per seed game: its designer's questions and its sections, each a function of
-the stored results. :data:`REPORTS` maps a registry name to the game's report."""
+the stored results. Each game declares its report's module (``Game.report_module``)."""
 
 from __future__ import annotations
 
-from cgtapp.report.document import GameReport
+import importlib
 
-#: Registry name -> module of its report, in the order of the index.
-MODULES = {
-    "control": "control",
-    "lag": "lag",
-    "interleave": "interleave",
-    "super-nonnect": "super_nonnect",
-    "entropy": "entropy",
-}
+from cgt.registry import game_class, games_in_order
+from cgtapp.report.document import GameReport
 
 
 def reports() -> dict[str, GameReport]:
-    """Registry name -> the game's report, in the order of the index."""
-    import importlib
-
-    return {
-        game: importlib.import_module(f"cgtapp.report.games.{module}").REPORT
-        for game, module in MODULES.items()
-    }
+    """Registry name -> the game's report, in the order of the index (the registry's)."""
+    found = {}
+    for name in games_in_order():
+        module = game_class(name).report_module
+        if module is not None:
+            found[name] = importlib.import_module(module).REPORT
+    return found
