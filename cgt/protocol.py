@@ -65,6 +65,21 @@ class Outcome(IntEnum):
 
 
 @dataclass(frozen=True)
+class PieceStyle:
+    """How a symbol of the game's position strings is drawn, on the explorer's board and in
+    the reports' figures."""
+
+    symbol: str
+    #: words for a legend (empty: the symbol stays out of legends)
+    label: str = ""
+    #: ``stone`` a disc in ``fill`` (``ring``: a piece fixed for good), ``mark`` the letter,
+    #: ``cut`` a cell taken out of play, ``void`` a cell fixed empty
+    kind: str = "stone"
+    fill: str = ""
+    ring: bool = False
+
+
+@dataclass(frozen=True)
 class Param:
     """One parameter of a game: its name, type, default and allowed values.
 
@@ -137,6 +152,9 @@ class Game(ABC, Generic[P, M]):
     claims_module: ClassVar[str | None] = None
     #: Module of the game's report sections (``cgtapp.report.games.control``).
     report_module: ClassVar[str | None] = None
+    #: How the symbols of its position strings are drawn; symbols not listed are drawn as
+    #: their letter.
+    pieces: ClassVar[tuple[PieceStyle, ...]] = ()
     #: The parameters and their defaults.
     params: ClassVar[tuple[Param, ...]] = ()
     #: Named parameter presets (``{"tumpletore": {"control": "sight"}}``).

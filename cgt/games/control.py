@@ -47,7 +47,7 @@ from typing import Any, ClassVar, Literal, cast
 
 from cgt.boards.hexhex import MAX_SIZE, HexBoard, hex_board
 from cgt.errors import ParameterError, PositionError
-from cgt.protocol import Game, Param
+from cgt.protocol import Game, Param, PieceStyle
 from cgt.registry import register
 
 WHITE = 0
@@ -264,6 +264,13 @@ class Control(Game[ControlPosition, int]):
     title = "Control"
     claims_module = "proofs.control"
     report_module = "cgtapp.report.games.control"
+    pieces = (
+        PieceStyle("W", "White piece", fill="#ffffff"),
+        PieceStyle("B", "Black piece", fill="#222222"),
+        PieceStyle("w", fill="#ffffff", ring=True),
+        PieceStyle("b", fill="#222222", ring=True),
+        PieceStyle("#", kind="void"),
+    )
     params = (
         Param("size", int, 3, "side of the hexhex board", minimum=2, maximum=MAX_SIZE),
         Param(

@@ -37,7 +37,7 @@ from typing import Any, ClassVar, Final
 
 from cgt.boards.square import SquareBoard, square_board
 from cgt.errors import ParameterError, PositionError
-from cgt.protocol import Game, Outcome, Param
+from cgt.protocol import Game, Outcome, Param, PieceStyle
 from cgt.registry import register
 
 #: ``(O cells bitboard, S cells bitboard, player to move)``.
@@ -80,6 +80,10 @@ class Entropy(Game[EntropyPosition, EntropyMove]):
     title = "Entropy"
     claims_module = "proofs.entropy"
     report_module = "cgtapp.report.games.entropy"
+    pieces = (
+        PieceStyle("O", "O (the document's white)", fill="#ffffff"),
+        PieceStyle("S", "S (the document's red)", fill="#c8322d"),
+    )
     params = (
         Param("width", int, 5, "number of files", minimum=1, maximum=26),
         Param("height", int, 5, "number of ranks", minimum=1, maximum=26),

@@ -40,7 +40,7 @@ from typing import Any, NamedTuple
 
 from cgt.boards.hexhex import MAX_SIZE, HexBoard, hex_board
 from cgt.errors import ParameterError, PositionError
-from cgt.protocol import Game, Outcome, Param
+from cgt.protocol import Game, Outcome, Param, PieceStyle
 from cgt.registry import register
 
 RED, BLACK = 0, 1
@@ -141,6 +141,10 @@ class Interleave(Game[InterleavePosition, int]):
     title = "Interleave"
     claims_module = "proofs.interleave"
     report_module = "cgtapp.report.games.interleave"
+    pieces = (
+        PieceStyle("R", "Red", fill="#c8322d"),
+        PieceStyle("B", "Black", fill="#222222"),
+    )
     players = ("Red", "Black")
     normal_play = False  # scored at the end by stones or groups
     params = (

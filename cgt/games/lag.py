@@ -55,7 +55,7 @@ from typing import Any, ClassVar
 
 from cgt.boards.hexhex import MAX_SIZE, MIRROR_LEFT_RIGHT, HexBoard, hex_board
 from cgt.errors import MoveError, ParameterError, PositionError
-from cgt.protocol import Game, Outcome, Param
+from cgt.protocol import Game, Outcome, Param, PieceStyle
 from cgt.registry import register
 
 LagPosition = tuple[int, int, int]
@@ -102,6 +102,10 @@ class Lag(Game[LagPosition, LagMove]):
     title = "LAG"
     claims_module = "proofs.lag"
     report_module = "cgtapp.report.games.lag"
+    pieces = (
+        PieceStyle("W", "White (moves up)", fill="#ffffff"),
+        PieceStyle("B", "Black (moves down)", fill="#222222"),
+    )
     params = (
         Param(
             "size",

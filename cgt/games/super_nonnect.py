@@ -62,7 +62,7 @@ from typing import Any, ClassVar, NamedTuple
 from cgt.boards.hexhex import DIRECTION_NAMES, DIRECTIONS
 from cgt.boards.square import square_board
 from cgt.errors import MoveError, ParameterError, PositionError
-from cgt.protocol import Game, Param
+from cgt.protocol import Game, Param, PieceStyle
 from cgt.registry import register
 
 #: Names of the hex7 flowers and of the places inside a flower, by number.
@@ -268,6 +268,7 @@ class SuperNonnect(Game[SuperNonnectPosition, int]):
     title = "Super Nonnect"
     claims_module = "proofs.super_nonnect"
     report_module = "cgtapp.report.games.super_nonnect"
+    pieces = (PieceStyle("x", "cut cell", kind="cut"),)
     params = (
         Param(
             "shape",

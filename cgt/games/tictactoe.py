@@ -20,7 +20,7 @@ from typing import Any, ClassVar
 
 from cgt.boards.square import SquareBoard, square_board
 from cgt.errors import MoveError, PositionError
-from cgt.protocol import Game, Outcome, Param
+from cgt.protocol import Game, Outcome, Param, PieceStyle
 from cgt.registry import register
 
 TicTacToePosition = tuple[int, int]
@@ -49,6 +49,7 @@ class TicTacToe(Game[TicTacToePosition, int]):
     name = "tictactoe"
     summary = "Tic-tac-toe (noughts and crosses): a line of your letter wins, a full board draws"
     title = "Tic-tac-toe"
+    pieces = (PieceStyle("X", kind="mark"), PieceStyle("O", kind="mark"))
     params = (
         Param("size", int, 3, help="side of the square board; lines span it", minimum=3, maximum=5),
     )
