@@ -17,7 +17,11 @@ from tests.explorer_support import ROOT, explorer_server
 
 def run_cgt(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "cgtapp", *args], cwd=ROOT, capture_output=True, text=True, timeout=120
+        [sys.executable, "-m", "cgtapp", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
 
 
@@ -28,6 +32,8 @@ def run_cgt(*args: str) -> subprocess.CompletedProcess[str]:
         (["control", "-p", "size=1"], "size"),
         (["control", "--budget", "0"], "budget"),
         (["control", "--budget", "601"], "budget"),
+        (["control", "--budget", "nan"], "nan is not a number of seconds"),
+        (["control", "--budget", "NaN"], "budget"),
         (["control", "--port", "70000"], "port"),
         (["control", "--host", "no such host"], "--host"),
     ],
@@ -60,6 +66,19 @@ def test_another_host_warns_before_listening() -> None:
     assert warning.startswith("cgt: warning: listening on 192.0.2.1: anyone who can reach")
     assert error.startswith("cgt: error: cannot listen on 192.0.2.1")
     assert done.returncode == 2
+
+
+def test_a_missing_reports_directory_warns() -> None:
+    with socket.socket() as taken:  # the server then stops at once, after the warning
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = taken.getsockname()[1]
+        done = run_cgt("explore", "tictactoe", "--reports", "/nonexistent", "--port", str(port))
+    warning, error = done.stderr.strip().splitlines()
+    assert warning == (
+        "cgt: warning: --reports '/nonexistent' is not a directory: the page links no reports"
+    )
+    assert error.startswith("cgt: error: cannot listen")
 
 
 def test_loopback_addresses() -> None:
@@ -95,7 +114,12 @@ def test_listens_on_loopback_and_stops_on_ctrl_c() -> None:
 
 def test_the_server_answers_bad_requests_and_keeps_serving() -> None:
     with explorer_server(["tictactoe"]) as url:
-        request = urllib.request.Request(url + "api/play", data=b"{", method="POST")
+        request = urllib.request.Request(
+            url + "api/play",
+            data=b"{",
+            method="POST",
+            headers={"Content-Type": "application/json"},
+        )
         with pytest.raises(urllib.error.HTTPError) as failure:
             urllib.request.urlopen(request, timeout=30)
         assert failure.value.code == 400

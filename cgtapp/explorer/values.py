@@ -27,6 +27,9 @@ from solvers.result import MoveValue, SolveResult
 IN_MEMORY_POSITIONS = 200_000
 #: Answers kept per explorer (a few kilobytes each).
 CACHED_ANSWERS = 4096
+#: Seconds a position whose solve ran out of budget is answered "not solved" at once; asked
+#: again later it is looked up (a solution may have been stored meanwhile) and solved again.
+FAILED_SECONDS = 60.0
 
 
 class NotSolved(CGTError):
@@ -92,8 +95,9 @@ class ValueSource:
         self._solution: Any = None  # a RetrogradeSolution of a small board, once found
         #: set once a retrograde solve found more positions than it may keep
         self._too_big_for_memory = False
-        #: positions whose solve ran out of budget: asked again, they fail at once
-        self._failed: dict[Hashable, str] = {}
+        #: positions whose solve ran out of budget -> (why, when): asked again within
+        #: FAILED_SECONDS, they fail at once
+        self._failed: OrderedDict[Hashable, tuple[str, float]] = OrderedDict()
 
     def cached(self, position: Any) -> PositionValues | None:
         """The answer if it is already known (no solving, no file access)."""
@@ -108,11 +112,14 @@ class ValueSource:
         found = self._answers.get(key)
         if found is not None:
             return found
-        if key in self._failed:
-            raise NotSolved(self._failed[key])
         found = stored_values(self.game, position, self.database_path)
         if found is not None and not self.complete(position, found):
             found = None  # a search kept only some moves: solve for the others
+        failed = self._failed.get(key)
+        if found is None and failed is not None:
+            if time.monotonic() - failed[1] < FAILED_SECONDS:
+                raise NotSolved(failed[0])
+            self._failed.pop(key, None)
         solution = self._solution
         if found is None and solution is not None and position in solution:
             found = PositionValues(
@@ -156,7 +163,9 @@ class ValueSource:
                 except NotSolved as exc:
                     stored = stored_values(self.game, position, self.database_path)
                     if stored is None:
-                        self._failed[key] = str(exc)
+                        self._failed[key] = (str(exc), time.monotonic())
+                        if len(self._failed) > CACHED_ANSWERS:
+                            self._failed.popitem(last=False)
                         raise
                     found = stored  # the value is known, some moves' values are not
                 self._remember(key, found)
