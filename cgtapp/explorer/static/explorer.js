@@ -518,11 +518,22 @@ function renderRules(markdown) {
     } else if (/^#+ /.test(line)) {
       inline(box.appendChild(document.createElement("h3")), line.replace(/^#+ /, ""));
       block = null;
-    } else if (line.startsWith("- ")) {
+    } else if (line.startsWith("|")) {
+      if (/^\|[-:| ]+\|$/.test(line)) continue;  // the header's underline
+      let table = box.lastElementChild;
+      const head = !table || table.tagName !== "TABLE";
+      if (head) table = box.appendChild(document.createElement("table"));
+      const row = table.appendChild(document.createElement("tr"));
+      for (const text of line.slice(1, -1).split("|")) {
+        inline(row.appendChild(document.createElement(head ? "th" : "td")), text.trim());
+      }
+      block = null;
+    } else if (/^(- |\d+\. )/.test(line)) {
+      const tag = line.startsWith("- ") ? "UL" : "OL";
       let list = box.lastElementChild;
-      if (!list || list.tagName !== "UL" || block === null) list = box.appendChild(document.createElement("ul"));
+      if (!list || list.tagName !== tag || block === null) list = box.appendChild(document.createElement(tag));
       block = list.appendChild(document.createElement("li"));
-      inline(block, line.slice(2));
+      inline(block, line.replace(/^(- |\d+\. )/, ""));
     } else if (block !== null) {
       inline(block, " " + line.trim());
     } else {
