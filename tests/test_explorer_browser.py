@@ -315,3 +315,19 @@ def test_playing_the_computer_in_the_browser(tmp_path: Path) -> None:
         assert hidden["chart"] == "hidden" and hidden["status"] == "Black to move"
         driver.find_element(By.ID, "blind").click()
         assert "wins" in driver.find_element(By.ID, "status").text
+
+
+def test_lag_size_3_opens_solved_in_the_browser(tmp_path: Path) -> None:
+    from selenium.webdriver.common.by import By
+
+    # the size-3 value of README.md and benchmarks/LAG_TIERS.md (tier retrograde): White wins
+    # in 26 plies, by d1-c2 or d4-c4; here read from the report's stored result, no solve
+    env = {"CGT_DB": str(tmp_path / "none.sqlite")}
+    with explorer_server(["lag", "-p", "size=3", "--budget", "1"], env) as url, chromium() as d:
+        d.get(url)
+        wait_ready(d, "BBB/BBBB/...../WWWW/WWW W")
+        assert d.find_element(By.ID, "title").text == "LAG"
+        assert d.find_element(By.ID, "status").text == "White to move: White wins in 26 plies"
+        wins = {name for name, move in board_moves(d).items() if move["outcome"] == "win"}
+        assert wins == {"d1-c2", "d4-c4"}
+        assert len(board_moves(d)) == 8 and not d.find_element(By.ID, "message").is_displayed()

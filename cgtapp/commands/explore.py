@@ -127,6 +127,8 @@ def explore_command(
             err=True,
         )
     explorer = Explorer(game, ValueSource(game, db, max_seconds=budget), reports_dir)
+    for warning in explorer.warnings:
+        click.echo(f"cgt: warning: {warning}", err=True)
     app = create_app(explorer, host_names={host.lower(), socket.gethostname().lower()})
     address = resolve(host, port)
     if not is_loopback(str(address[3][0])):

@@ -51,6 +51,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from cgt.errors import CGTError
 from cgt.protocol import Game, Outcome
 from cgtapp.explorer.board_view import board_data, move_cells
+from cgtapp.explorer.report_values import report_values
 from cgtapp.explorer.rules import game_rules
 from cgtapp.explorer.values import NotSolved, PositionValues, ValueSource
 from solvers.player import MoveChoice, search_move
@@ -181,6 +182,8 @@ class Explorer:
         self.game = game
         self.values = values
         self.reports = game_reports(game, reports_dir)
+        known, self.warnings = report_values(game, reports_dir)
+        values.known.update(known)
         self.title, self.rules = game_rules(game)
         #: requests waiting for a solve or a search (each runs one at a time)
         self.waiting = 0

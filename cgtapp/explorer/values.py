@@ -92,6 +92,8 @@ class ValueSource:
         self.max_seconds = max_seconds
         self._lock = threading.Lock()
         self._answers: OrderedDict[Hashable, PositionValues] = OrderedDict()
+        #: answers given from elsewhere and kept for good (the reports' stored results)
+        self.known: dict[Hashable, PositionValues] = {}
         self._solution: Any = None  # a RetrogradeSolution of a small board, once found
         #: set once a retrograde solve found more positions than it may keep
         self._too_big_for_memory = False
@@ -101,7 +103,8 @@ class ValueSource:
 
     def cached(self, position: Any) -> PositionValues | None:
         """The answer if it is already known (no solving, no file access)."""
-        return self._answers.get(self.game.key(position))
+        key = self.game.key(position)
+        return self.known.get(key) or self._answers.get(key)
 
     def lookup(self, position: Any) -> PositionValues | None:
         """The answer when it needs no solve: known already, in a stored solution (with
@@ -109,7 +112,7 @@ class ValueSource:
 
         Takes milliseconds, so many lookups may run at once (each in its own thread)."""
         key = self.game.key(position)
-        found = self._answers.get(key)
+        found = self.known.get(key) or self._answers.get(key)
         if found is not None:
             return found
         found = stored_values(self.game, position, self.database_path)
@@ -171,6 +174,23 @@ class ValueSource:
                 self._remember(key, found)
         return found
 
+    def advice(self) -> str:
+        """How to explore the board anyway: only a packed kernel stores a whole board (a
+        ``--save`` of any other solver keeps the positions of one solve, and the pure-Python
+        retrograde takes minutes on boards the kernels solve in seconds)."""
+        import shlex
+
+        from solvers.saved import stores_packed
+
+        if not stores_packed(self.game):
+            return "a larger --budget may solve it"
+        params = "".join(
+            f" -p {shlex.quote(f'{key}={value}')}"
+            for key, value in self.game.parameters.items()
+            if value is not None
+        )
+        return f"store the whole board with: cgt solve {self.game.name}{params} --solver compiled --save"
+
     def _solve(self, position: Any) -> PositionValues:
         from solvers.api import AUTO_MAX_POSITIONS_BEFORE_KERNEL, compiled_solver_names, solve
         from solvers.budget import SearchBudgetExceeded
@@ -207,8 +227,7 @@ class ValueSource:
         except SearchBudgetExceeded:
             raise NotSolved(
                 f"not solved within {self.max_seconds:g} s (no stored solution of "
-                f"{self.game.label()} holds this position; solve it with "
-                "'cgt solve ... --save' to explore it here)"
+                f"{self.game.label()} holds this position; {self.advice()})"
             ) from None
         except CGTError as exc:  # a solver refusing the board (too big for its tables)
             raise NotSolved(f"not solved: {exc}") from None
