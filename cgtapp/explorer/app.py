@@ -84,7 +84,7 @@ MAX_WAITING = 16
 
 #: Playouts the computer searches when the page names none, and the most a request may ask.
 DEFAULT_PLAYOUTS = 1000
-MAX_PLAYOUTS = 1_000_000
+MAX_PLAYOUTS = 100_000
 #: Host names always accepted in the ``Host`` header besides IP addresses (a DNS rebinding
 #: attack needs a name of the attacker's; an address names this machine or nothing).
 LOCAL_NAMES = frozenset({"localhost"})
