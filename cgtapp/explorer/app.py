@@ -54,7 +54,7 @@ from cgtapp.explorer.board_view import board_data, move_cells
 from cgtapp.explorer.report_values import report_values
 from cgtapp.explorer.rules import game_rules
 from cgtapp.explorer.values import NotSolved, PositionValues, ValueSource
-from solvers.player import MoveChoice, search_move
+from solvers.player import Estimate, MoveChoice, search_move
 from solvers.result import MoveValue
 
 #: Largest request body accepted (a position string and a move name need far less).
@@ -149,24 +149,16 @@ def best_move(found: PositionValues) -> MoveValue | None:
     return keeping[0]
 
 
-def estimate_data(
-    game: Game[Any, Any],
-    mover: int,
-    kind: str,
-    outcome: Outcome | None,
-    remoteness: int | None,
-    win_rate: float | None,
-    playouts: int,
-) -> dict[str, Any]:
+def estimate_data(game: Game[Any, Any], mover: int, estimate: Estimate) -> dict[str, Any]:
     """The computer's estimate of the position it moved in, for itself (``player``): a proven
-    outcome with its remoteness, or the search's win rate after ``playouts`` playouts."""
+    outcome with its remoteness, or the search's win rate after so many playouts."""
     return {
-        "kind": kind,
+        "kind": estimate.kind,
         "player": game.players[mover],
-        "outcome": None if outcome is None else outcome.label,
-        "remoteness": remoteness,
-        "win_rate": win_rate,
-        "playouts": playouts,
+        "outcome": None if estimate.outcome is None else estimate.outcome.label,
+        "remoteness": estimate.remoteness,
+        "win_rate": estimate.win_rate,
+        "playouts": estimate.playouts,
     }
 
 
@@ -335,44 +327,23 @@ class Explorer:
         game = self.game
         if game.result(position) is not None:
             raise BadRequest(f"the game is over in {game.render(position)!r}: no move is legal")
-        mover = game.to_move(position)
-        chosen: dict[str, Any] | None = None
+        found = None
         if perfect:
             found, _ = await self.known(position)
-            best = None if found is None else best_move(found)
-            if found is not None and best is not None:
-                move = best.move
-                chosen = {
-                    "choice": found.source,
-                    "estimate": estimate_data(
-                        game, mover, "proven", found.outcome, found.remoteness, None, 0
-                    ),
-                    "candidates": [],
-                }
-        if chosen is None:
-            choice: MoveChoice = await self.queued(self.search, position, playouts, seed)
-            move = choice.move
-            estimate = choice.estimate
-            chosen = {
-                "choice": choice.source,
-                "estimate": estimate_data(
-                    game,
-                    mover,
-                    estimate.kind,
-                    estimate.outcome,
-                    estimate.remoteness,
-                    estimate.win_rate,
-                    estimate.playouts,
-                ),
-                "candidates": [
-                    {"move": c.move, "visits": c.visits, "win_rate": c.win_rate}
-                    for c in choice.candidates
-                ],
-            }
-        data = await self.answer(game.play(position, move))
-        data["played"] = game.move_name(position, move)
+        best = None if found is None else best_move(found)
+        if found is not None and best is not None:
+            proven = Estimate("proven", found.outcome, found.remoteness, None, 0)
+            choice = MoveChoice(best.move, best.name, found.source, proven, ())
+        else:
+            choice = await self.queued(self.search, position, playouts, seed)
+        data = await self.answer(game.play(position, choice.move))
+        data["played"] = game.move_name(position, choice.move)
         data["previous"] = game.render(position)
-        data.update(chosen)
+        data["choice"] = choice.source
+        data["estimate"] = estimate_data(game, game.to_move(position), choice.estimate)
+        data["candidates"] = [
+            {"move": c.move, "visits": c.visits, "win_rate": c.win_rate} for c in choice.candidates
+        ]
         return data
 
     def search(self, position: Any, playouts: int, seed: int) -> MoveChoice:
