@@ -308,11 +308,14 @@ def test_playing_the_computer_in_the_browser(tmp_path: Path) -> None:
               fills: [...new Set(moves.map((m) => getComputedStyle(m.querySelector('.cell-shape')).fill))],
               chart: getComputedStyle(document.getElementById('value-chart')).visibility,
               status: document.getElementById('status').textContent,
+              told: [...document.querySelectorAll('#board title, #moves td')]
+                .map((e) => e.textContent).filter((t) => /win|loss|draw|\u2605/.test(t)),
             };
             """
         )
         assert set(hidden["labels"]) == {"hidden"} and len(hidden["fills"]) == 1
         assert hidden["chart"] == "hidden" and hidden["status"] == "Black to move"
+        assert hidden["told"] == []  # no tooltip, star or table cell names a value
         driver.find_element(By.ID, "blind").click()
         assert "wins" in driver.find_element(By.ID, "status").text
 

@@ -12,7 +12,7 @@ import urllib.request
 import pytest
 
 from cgtapp.commands.explore import is_loopback
-from tests.explorer_support import ROOT, explorer_server
+from tests.explorer_support import ROOT, explorer_server, interruptible
 
 
 def run_cgt(*args: str) -> subprocess.CompletedProcess[str]:
@@ -94,6 +94,7 @@ def test_listens_on_loopback_and_stops_on_ctrl_c() -> None:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=interruptible,
     )
     try:
         assert process.stdout is not None

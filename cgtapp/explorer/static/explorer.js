@@ -120,7 +120,7 @@ function drawBoard(data) {
       group.dataset.outcome = move.outcome || "unknown";
       group.dataset.remoteness = move.remoteness ?? "";
       group.addEventListener("click", () => play(move.move));
-      svg("title", {}, group).textContent = `${move.move}: ${move.outcome || "value unknown"}`;
+      svg("title", {}, group).textContent = tooltip(move);
     }
     if (sources.has(cell.cell)) {
       // a piece that can move: clicking it shows its arrows alone (again: all arrows)
@@ -182,7 +182,7 @@ function drawBoard(data) {
     svg("text", { x: bx, y: by + 0.01, class: `arrow-label ${outcome}`, "font-size": size }, group)
       .textContent = text;
     for (const element of [line, group]) {
-      svg("title", {}, element).textContent = `${move.move}: ${move.outcome || "value unknown"}`;
+      svg("title", {}, element).textContent = tooltip(move);
       element.addEventListener("click", () => play(move.move));
       element.addEventListener("mouseenter", () => line.classList.add("hover"));
       element.addEventListener("mouseleave", () => line.classList.remove("hover"));
@@ -190,6 +190,10 @@ function drawBoard(data) {
   }
   drawOtherMoves(others);
   $("focus-hint").hidden = sources.size === 0;
+}
+
+function tooltip(move) {
+  return state.blind ? move.move : `${move.move}: ${move.outcome || "value unknown"}`;
 }
 
 function rank(move) {
@@ -254,15 +258,17 @@ function drawMoveTable(data) {
   const body = $("moves").querySelector("tbody");
   body.replaceChildren();
   body.scrollTop = 0;
-  const moves = [...data.moves].sort((a, b) => rank(b) - rank(a) || order(a, b));
+  // blind: in the order the game lists them, no star (the order and the star tell values)
+  const moves = state.blind ? data.moves : [...data.moves].sort((a, b) => rank(b) - rank(a) || order(a, b));
   for (const move of moves) {
     const row = document.createElement("tr");
     row.className = `move-row ${move.outcome || "unknown"}`;
     row.dataset.move = move.move;
     row.dataset.outcome = move.outcome || "unknown";
     row.dataset.remoteness = move.remoteness ?? "";
-    const best = (data.best_moves || []).includes(move.move) ? " \u2605" : "";
-    for (const text of [move.move + best, move.outcome || "?", move.remoteness ?? "-"]) {
+    const best = !state.blind && (data.best_moves || []).includes(move.move) ? " \u2605" : "";
+    const value = state.blind ? ["", ""] : [move.outcome || "?", move.remoteness ?? "-"];
+    for (const text of [move.move + best, ...value]) {
       const cell = document.createElement("td");
       cell.textContent = text;
       row.appendChild(cell);
@@ -290,7 +296,9 @@ function drawHistory() {
     item.className = `history-entry ${who}${k === state.index ? " current" : ""}${k > state.index ? " future" : ""}`;
     item.dataset.index = k;
     item.dataset.winner = winner ?? "";
-    item.title = `${k === 0 ? "start" : entry.played}: ${winner === null ? "value unknown" : winner === "draw" ? "draw" : winner + " wins"}`;
+    const label = k === 0 ? "start" : entry.played;
+    item.title = state.blind ? label
+      : `${label}: ${winner === null ? "value unknown" : winner === "draw" ? "draw" : winner + " wins"}`;
     const move = document.createElement("span");
     move.className = "history-move";
     move.textContent = k === 0 ? "start" : entry.played;
