@@ -319,7 +319,7 @@ function drawHistory() {
 function drawChart() {
   const chart = $("value-chart");
   chart.replaceChildren();
-  const width = 320, height = 150, left = 30, right = 8, top = 14, bottom = 14;
+  const width = 320, height = 150, left = 30, right = 22, top = 14, bottom = 14;
   chart.setAttribute("viewBox", `0 0 ${width} ${height}`);
   const points = state.line.map((entry, ply) => {
     const value = entry.data && entry.data.value;
@@ -342,6 +342,11 @@ function drawChart() {
   svg("text", { x: 2, y: top - 3, class: "axis-label" }, chart).textContent = `${first} wins`;
   svg("text", { x: 2, y: middle + 3, class: "axis-label" }, chart).textContent = "draw";
   svg("text", { x: 2, y: height - 3, class: "axis-label" }, chart).textContent = `${second} wins`;
+  // the remoteness scale on the right: 0 (the end) at the edges, the deepest near the line
+  for (const [at, text] of [[top, "0"], [middle, String(deepest)], [height - bottom, "0"]]) {
+    svg("text", { x: width - 2, y: at + 3, class: "axis-label", "text-anchor": "end" }, chart)
+      .textContent = text;
+  }
   let trace = [];
   const traces = [trace];
   for (const p of points) {
@@ -592,11 +597,16 @@ async function main() {
     $("computer-side").appendChild(option);
   });
   const budgets = [100, 1000, 10000, 100000].filter((n) => n <= state.game.playouts.max);
-  for (const [kind, words] of [["perfect", "perfect where solved, else search"], ["search", "search"]]) {
+  for (const kind of ["perfect", "search"]) {
     for (const playouts of budgets) {
       const option = document.createElement("option");
+      const count = playouts.toLocaleString("en");
       option.value = `${kind}:${playouts}`;
-      option.textContent = `${words} ${playouts.toLocaleString("en")} playouts`;
+      option.textContent = kind === "perfect" ? `perfect where solved, else search ${count}`
+        : `search ${count} playouts`;
+      option.title = kind === "perfect"
+        ? `a best move where the value is known, else the search's choice after ${count} playouts`
+        : `always the search's choice after ${count} playouts`;
       option.selected = kind === "perfect" && playouts === state.game.playouts.default;
       $("strength").appendChild(option);
     }
