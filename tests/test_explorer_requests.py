@@ -170,3 +170,19 @@ def test_a_solution_stored_after_a_failed_solve_is_served(tmp_path: Path) -> Non
     assert answer["source"] == "stored"
     assert answer["value"]["outcome"] == stored["outcome"]
     assert answer["value"]["remoteness"] == stored["remoteness"]
+
+
+def test_a_refusal_quotes_a_long_input_cut_short(tmp_path: Path) -> None:
+    client = client_for("control", {"size": 2}, tmp_path / "none.sqlite")
+    response = client.get("/api/position", params={"position": "z" * 4096})
+    assert response.status_code == 400
+    message = response.json()["error"]
+    assert "expected" in message and len(message) < 400 and message.endswith(" characters)")
+
+
+def test_a_body_not_in_utf_8_is_refused(tmp_path: Path) -> None:
+    # RFC 8259: JSON between systems is UTF-8; json.loads alone would read UTF-16 too
+    client = client_for("control", {"size": 2}, tmp_path / "none.sqlite")
+    body = '{"move": "a1"}'.encode("utf-16")
+    response = client.post("/api/play", content=body, headers={"Content-Type": "application/json"})
+    assert response.status_code == 400 and "must be JSON" in response.json()["error"]

@@ -61,6 +61,8 @@ from solvers.result import MoveValue
 MAX_BODY_BYTES = 8192
 #: Longest position string or move name accepted.
 MAX_TEXT_CHARS = 4096
+#: Longest error message sent (one quoting a long input is cut).
+MAX_MESSAGE_CHARS = 300
 #: The page's files, served from memory: name -> media type.
 STATIC_FILES = {
     "index.html": "text/html; charset=utf-8",
@@ -353,6 +355,8 @@ class Explorer:
 
 
 def error_response(message: str, status: int = 400, headers: Any = None) -> JSONResponse:
+    if len(message) > MAX_MESSAGE_CHARS:  # a message quoting a long input does not echo it
+        message = f"{message[:MAX_MESSAGE_CHARS]}... ({len(message):,} characters)"
     return JSONResponse({"error": message}, status_code=status, headers=headers)
 
 
@@ -420,7 +424,7 @@ async def read_json(request: Request, example: str) -> dict[str, Any]:
         if len(body) > MAX_BODY_BYTES:
             raise BadRequest(f"request body larger than {MAX_BODY_BYTES} bytes")
     try:
-        payload = json.loads(body)
+        payload = json.loads(body.decode("utf-8"))  # JSON between systems is UTF-8 (RFC 8259)
     except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
         raise BadRequest(f"the body must be JSON: {example}") from None
     if not isinstance(payload, dict):

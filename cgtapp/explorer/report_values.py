@@ -2,25 +2,39 @@
 kernel 38 minutes) opens solved in the explorer, read from the stored result under
 ``reports/data/`` that the report itself is written from, never solved again.
 
-Each position a game's report lists (:func:`cgtapp.report.games.known_positions`) is checked
-against the rules before it is served: it must parse, and its moves must be exactly the legal
-moves of the position; one that is not is left out with a warning.
+A game's report module lists them with a function ``known_positions(game, reports_dir)``
+giving ``(position string, [{"move", "outcome", "remoteness"}, ...], Stored)`` for each
+position whose every move's value its stored results hold (a module without it lists none).
+Each is checked against the rules before it is served: it must parse, and its moves must be
+exactly the legal moves of the position; one that is not is left out with a warning.
 """
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Hashable
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from cgt.protocol import Game, Outcome
 from cgtapp.explorer.values import PositionValues
 from cgtapp.report.data import ReportDataError
-from cgtapp.report.games import known_positions
 from solvers.query import value_from_moves
 from solvers.result import MoveValue
 
 OUTCOMES = {o.label: o for o in Outcome}
+
+
+def report_module(game: Game[Any, Any]) -> ModuleType | None:
+    """The module of the game's report: the one the game declares (``report_module``), else
+    the report package's own list (``MODULES``) of the seed games."""
+    from cgtapp.report import games
+
+    declared = getattr(game, "report_module", None)
+    if declared is None and game.name in getattr(games, "MODULES", {}):
+        declared = f"cgtapp.report.games.{games.MODULES[game.name]}"
+    return None if declared is None else importlib.import_module(declared)
 
 
 def report_values(
@@ -29,6 +43,10 @@ def report_values(
     """The positions of ``game`` whose values the stored report results hold, by key, and a
     warning for each stored position the rules refuse."""
     if reports_dir is None or not reports_dir.is_dir():
+        return {}, []
+    module = report_module(game)
+    known_positions = getattr(module, "known_positions", None)
+    if known_positions is None:
         return {}, []
     try:
         listed = known_positions(game, reports_dir)
