@@ -4,7 +4,8 @@ Routes (all read-only; nothing the client sends names a file):
 
 * ``GET /`` the page; ``GET /static/NAME`` its script and style sheet, read once from the
   package at start-up and served from memory.
-* ``GET /api/game`` the game, its parameters, players, start position and report links.
+* ``GET /api/game`` the game, its title and rules (:mod:`cgtapp.explorer.rules`), its
+  parameters, players, start position and report links.
 * ``GET /api/position?position=TEXT`` the position (default: the start), its board, its value
   and every legal move with its value.
 * ``POST /api/play`` with JSON ``{"position": TEXT, "move": NAME}``: the position after the
@@ -17,6 +18,9 @@ Routes (all read-only; nothing the client sends names a file):
   searches.
 * ``GET /reports/N`` the N-th report or certificate of ``/api/game``'s list, from the reports
   directory fixed when the server starts.
+
+Values come from :class:`~cgtapp.explorer.values.ValueSource`, seeded with the positions the
+reports' stored results hold (:mod:`cgtapp.explorer.report_values`).
 
 Bad input (a malformed position, an illegal move, a body too large or not JSON) is answered
 with HTTP 400 and ``{"error": message}``, as is every other failure (404, 405, 415, 503, and
