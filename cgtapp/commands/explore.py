@@ -129,14 +129,17 @@ def explore_command(
     explorer = Explorer(game, ValueSource(game, db, max_seconds=budget), reports_dir)
     for warning in explorer.warnings:
         click.echo(f"cgt: warning: {warning}", err=True)
-    app = create_app(explorer, host_names={host.lower(), socket.gethostname().lower()})
     address = resolve(host, port)
+    # the names a client may give in its Host header besides addresses and localhost
+    names = {host}
     if not is_loopback(str(address[3][0])):
+        names |= {socket.gethostname(), socket.getfqdn()}
         click.echo(
             f"cgt: warning: listening on {host}: anyone who can reach this machine can use the "
             "explorer (and make it solve for up to --budget seconds per position)",
             err=True,
         )
+    app = create_app(explorer, host_names={name.lower() for name in names})
     sock = listen(host, address)
     actual_host, actual_port = sock.getsockname()[:2]
     shown = f"[{actual_host}]" if ":" in actual_host else actual_host
