@@ -504,17 +504,19 @@ async function newGame() {
 }
 
 function renderRules(markdown) {
-  // a small Markdown subset (paragraphs, lists, code blocks, `code`, **bold**), built as DOM
-  // nodes: the text is never parsed as HTML
+  // a small Markdown subset (paragraphs, lists, tables, code blocks, `code`, **bold**,
+  // *emphasis*), built as DOM nodes: the text is never parsed as HTML
   const box = $("rules-text");
   box.replaceChildren();
   const inline = (parent, text) => {
-    const parts = text.replace(/\[([^\]]*)\]\([^)]*\)/g, "$1").split(/(`[^`]*`|\*\*[^*]+\*\*)/);
+    const parts = text.replace(/\[([^\]]*)\]\([^)]*\)/g, "$1").split(/(`[^`]*`|\*\*[^*]+\*\*|\*[^*\s][^*]*\*)/);
     for (const part of parts) {
       if (part.startsWith("`") && part.endsWith("`") && part.length > 1) {
         parent.appendChild(document.createElement("code")).textContent = part.slice(1, -1);
       } else if (part.startsWith("**") && part.endsWith("**") && part.length > 3) {
         parent.appendChild(document.createElement("strong")).textContent = part.slice(2, -2);
+      } else if (part.startsWith("*") && part.endsWith("*") && part.length > 2) {
+        parent.appendChild(document.createElement("em")).textContent = part.slice(1, -1);
       } else if (part) parent.append(part);
     }
   };
