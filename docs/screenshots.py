@@ -1,14 +1,16 @@
 """Screenshots of the explorer for the README, taken by the browser of the browser test.
 
-    python docs/screenshots.py                  # both pictures
+    python docs/screenshots.py                  # every picture
     python docs/screenshots.py control          # docs/explorer-control.png only
     python docs/screenshots.py entropy          # docs/explorer-entropy.png only
+    python docs/screenshots.py lag              # docs/explorer-lag.png only
 
 Control size 3 is solved on demand (an empty database, so every value on the picture comes
 from a solve of this run; some seconds per position). Entropy 5x5 reads the stored solution
 of ``cgt solve entropy --solver compiled --save`` from the default database (``$CGT_DB`` or
 ``~/.cache/cgt/solutions.sqlite``); without it the picture would show "not solved", so the
-script refuses. Needs Debian's ``chromium`` and ``chromium-driver`` and selenium.
+script refuses. LAG size 3 opens solved from the report's stored result (``reports/data``)
+and is played against the computer. Needs Debian's ``chromium`` and ``chromium-driver`` and selenium.
 """
 
 from __future__ import annotations
@@ -63,6 +65,25 @@ def control_picture(out: Path) -> None:
             driver.save_screenshot(str(out))
 
 
+def lag_picture(out: Path) -> None:
+    """LAG size 3 against the computer (Black, perfect from the stored values): White's best
+    opening and the computer's answer, both on the report's perfect line."""
+    from selenium.webdriver.support.ui import Select
+
+    with tempfile.TemporaryDirectory() as empty:
+        database = str(Path(empty) / "none.sqlite")
+        with (
+            explorer_server(["lag", "-p", "size=3", "--db", database]) as url,
+            chromium(*WINDOW) as driver,
+        ):
+            driver.get(url)
+            wait_ready(driver, None, 120)
+            Select(driver.find_element("id", "computer-side")).select_by_visible_text("Black")
+            play(driver, "d1-c2")  # one of White's two winning openings, the report's
+            wait_ready(driver, "BBB/BBB./.W..B/.WWW/WWW W", 120)  # Black's slowest loss
+            driver.save_screenshot(str(out))
+
+
 #: A line of drawn play after which S, to move, has three losing moves beside eleven drawn
 #: ones: most 5x5 positions offer only draws, so the picture shows one that does not (found
 #: by random walks through the stored solution).
@@ -109,7 +130,7 @@ def entropy_picture(out: Path) -> None:
 
 
 def main(which: list[str]) -> None:
-    pictures = {"control": control_picture, "entropy": entropy_picture}
+    pictures = {"control": control_picture, "entropy": entropy_picture, "lag": lag_picture}
     for name in which or list(pictures):
         out = DOCS / f"explorer-{name}.png"
         pictures[name](out)

@@ -29,6 +29,13 @@ CHROMEDRIVER = Path("/usr/bin/chromedriver")
 START_SECONDS = 60
 
 
+def interruptible() -> None:
+    """Run in a child before it starts: Ctrl-C (SIGINT) back to its default. Some library of
+    the test run (seen after the first half of the suite) leaves SIGINT ignored in the test
+    process, and a child inherits that, so it would shrug off the Ctrl-C that stops it."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @contextmanager
 def explorer_server(args: list[str], env: dict[str, str] | None = None) -> Iterator[str]:
     """Start ``cgt explore ARGS --port 0`` and yield its address; stop it (Ctrl-C) after."""
@@ -41,6 +48,7 @@ def explorer_server(args: list[str], env: dict[str, str] | None = None) -> Itera
         text=True,
         env={**os.environ, **(env or {})},
         start_new_session=True,
+        preexec_fn=interruptible,
     )
     try:
         assert process.stdout is not None

@@ -17,6 +17,8 @@ from cgtapp.explorer.app import MAX_BODY_BYTES, Explorer, create_app
 from cgtapp.explorer.values import ValueSource
 from tests.explorer_support import cli_json
 
+#: The explorer answers requests addressed to this machine only.
+LOCAL_URL = "http://127.0.0.1:8765"
 ENTROPY_4X3 = {"width": 4, "height": 3, "setup": "SS../..../..OO O"}
 
 
@@ -25,7 +27,8 @@ def client_for(
 ) -> TestClient:
     game = load_game(name, **params)
     return TestClient(
-        create_app(Explorer(game, ValueSource(game, db, max_seconds=budget), reports))
+        create_app(Explorer(game, ValueSource(game, db, max_seconds=budget), reports)),
+        base_url=LOCAL_URL,
     )
 
 
@@ -147,7 +150,9 @@ def test_bad_input_is_a_400_with_a_message_and_the_server_keeps_serving(
     if method == "get":
         response = client.get(path)
     elif isinstance(payload, str):
-        response = client.post(path, content=payload.encode())
+        response = client.post(
+            path, content=payload.encode(), headers={"Content-Type": "application/json"}
+        )
     else:
         response = client.post(path, json=payload)
     assert response.status_code == 400
@@ -235,7 +240,7 @@ def test_requests_beyond_the_waiting_limit_get_503_and_the_rest_are_answered(
 
     async def scenario() -> tuple[list[int], int]:
         transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+        async with httpx.AsyncClient(transport=transport, base_url=LOCAL_URL) as client:
 
             async def ask() -> int:
                 response = await client.get("/api/position")

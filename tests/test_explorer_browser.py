@@ -221,3 +221,116 @@ def test_stored_entropy_in_the_browser(tmp_path: Path) -> None:
         check_against(driver, after, "arrow")
         assert after["outcome"] == "win"  # a loss for the mover is a win for the opponent
         assert history(driver)[-1] == (losing, "S")
+
+
+def chart_points(driver: Any) -> list[tuple[int, str, int]]:
+    points: list[list[Any]] = driver.execute_script(
+        """
+        return [...document.querySelectorAll('#value-chart .point')].map(
+            (p) => [Number(p.dataset.ply), p.dataset.winner, Number(p.dataset.remoteness)]);
+        """
+    )
+    return [(int(ply), str(who), int(r)) for ply, who, r in points]
+
+
+def wait_plies(driver: Any, plies: int, seconds: float = 60) -> None:
+    """Wait until the line holds ``plies`` moves and the page is drawn."""
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    WebDriverWait(driver, seconds, poll_frequency=0.05).until(
+        lambda d: d.execute_script(
+            "return document.querySelectorAll('#history .history-entry').length === arguments[0]"
+            " && document.body.dataset.ready === 'true'",
+            plies + 1,
+        )
+    )
+
+
+def test_playing_the_computer_in_the_browser(tmp_path: Path) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    game = load_game("control", size=2)
+    solve = ["solve", "control", "-p", "size=2", "--json", "--position"]
+    start = cli_json([*solve, "../.../.. W"])
+    env = {"CGT_DB": str(tmp_path / "none.sqlite")}
+    with explorer_server(["control", "-p", "size=2"], env) as url, chromium() as driver:
+        driver.get(url)
+        wait_ready(driver, start["position"])
+        # the game's title and its rules, from the rules document's Control section
+        assert driver.find_element(By.ID, "title").text == "Control"
+        assert driver.title.startswith("Control")
+        rules = (Path(__file__).parent.parent / "docs" / "rules.md").read_text()
+        section = rules.split("\n## Control\n")[1]
+        driver.find_element(By.CSS_SELECTOR, "#rules summary").click()
+        shown = driver.find_element(By.ID, "rules-text").text
+        assert "Registry name control" in shown and "**" not in shown
+        assert "**Board and material.** A hexhex board" in section
+        assert "Board and material. A hexhex board" in shown
+
+        # the person plays White, the computer Black at full strength (perfect here)
+        Select(driver.find_element(By.ID, "computer-side")).select_by_visible_text("Black")
+        click_move(driver, "a1")
+        wait_plies(driver, 2)
+        after_a1 = game.render(game.play(game.initial_position(), 0))
+        reference = cli_json([*solve, after_a1])
+        (_, _), (first, _), (answer, _) = history(driver)
+        assert first == "a1" and answer in reference["best_moves"]
+        box = driver.find_element(By.ID, "computer")
+        assert box.get_attribute("data-kind") == "proven"
+        assert box.text.startswith(f"computer (Black) played {answer}: ")
+        assert f"loses in {reference['remoteness']} plies" in box.text  # Black loses size 2
+        # the chart: one point per ply, each the value cgt solve gives that position
+        positions = [start["position"], after_a1, driver.find_element(By.ID, "position-text")]
+        texts = [*positions[:2], positions[2].get_attribute("value")]
+        expected = []
+        for ply, text in enumerate(texts):
+            value = cli_json([*solve, text])
+            expected.append((ply, winner(value, game, text), value["remoteness"]))
+        assert chart_points(driver) == expected
+
+        # undo goes back to the person's last turn: the start
+        driver.find_element(By.ID, "undo").click()
+        wait_ready(driver, start["position"])
+        # the computer takes White and a new game: it opens
+        Select(driver.find_element(By.ID, "computer-side")).select_by_visible_text("White")
+        driver.find_element(By.ID, "new-game").click()
+        wait_plies(driver, 1)
+        assert history(driver)[1][0] in start["best_moves"]
+
+        # blind: every move looks alike and no value is written
+        driver.find_element(By.ID, "blind").click()
+        hidden = driver.execute_script(
+            """
+            const moves = [...document.querySelectorAll('#board .move')];
+            return {
+              labels: moves.map((m) => getComputedStyle(m.querySelector('.move-label')).visibility),
+              fills: [...new Set(moves.map((m) => getComputedStyle(m.querySelector('.cell-shape')).fill))],
+              chart: getComputedStyle(document.getElementById('value-chart')).visibility,
+              status: document.getElementById('status').textContent,
+              told: [...document.querySelectorAll('#board title, #moves td')]
+                .map((e) => e.textContent).filter((t) => /win|loss|draw|\u2605/.test(t)),
+            };
+            """
+        )
+        assert set(hidden["labels"]) == {"hidden"} and len(hidden["fills"]) == 1
+        assert hidden["chart"] == "hidden" and hidden["status"] == "Black to move"
+        assert hidden["told"] == []  # no tooltip, star or table cell names a value
+        driver.find_element(By.ID, "blind").click()
+        assert "wins" in driver.find_element(By.ID, "status").text
+
+
+def test_lag_size_3_opens_solved_in_the_browser(tmp_path: Path) -> None:
+    from selenium.webdriver.common.by import By
+
+    # the size-3 value of README.md and benchmarks/LAG_TIERS.md (tier retrograde): White wins
+    # in 26 plies, by d1-c2 or d4-c4; here read from the report's stored result, no solve
+    env = {"CGT_DB": str(tmp_path / "none.sqlite")}
+    with explorer_server(["lag", "-p", "size=3", "--budget", "1"], env) as url, chromium() as d:
+        d.get(url)
+        wait_ready(d, "BBB/BBBB/...../WWWW/WWW W")
+        assert d.find_element(By.ID, "title").text == "LAG"
+        assert d.find_element(By.ID, "status").text == "White to move: White wins in 26 plies"
+        wins = {name for name, move in board_moves(d).items() if move["outcome"] == "win"}
+        assert wins == {"d1-c2", "d4-c4"}
+        assert len(board_moves(d)) == 8 and not d.find_element(By.ID, "message").is_displayed()

@@ -12,7 +12,7 @@ import urllib.request
 import pytest
 
 from cgtapp.commands.explore import is_loopback
-from tests.explorer_support import ROOT, explorer_server
+from tests.explorer_support import ROOT, explorer_server, interruptible
 
 
 def run_cgt(*args: str) -> subprocess.CompletedProcess[str]:
@@ -32,6 +32,8 @@ def run_cgt(*args: str) -> subprocess.CompletedProcess[str]:
         (["control", "-p", "size=1"], "size"),
         (["control", "--budget", "0"], "budget"),
         (["control", "--budget", "601"], "budget"),
+        (["control", "--budget", "nan"], "nan is not a number of seconds"),
+        (["control", "--budget", "NaN"], "budget"),
         (["control", "--port", "70000"], "port"),
         (["control", "--host", "no such host"], "--host"),
     ],
@@ -66,6 +68,19 @@ def test_another_host_warns_before_listening() -> None:
     assert done.returncode == 2
 
 
+def test_a_missing_reports_directory_warns() -> None:
+    with socket.socket() as taken:  # the server then stops at once, after the warning
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = taken.getsockname()[1]
+        done = run_cgt("explore", "tictactoe", "--reports", "/nonexistent", "--port", str(port))
+    warning, error = done.stderr.strip().splitlines()
+    assert warning == (
+        "cgt: warning: --reports '/nonexistent' is not a directory: the page links no reports"
+    )
+    assert error.startswith("cgt: error: cannot listen")
+
+
 def test_loopback_addresses() -> None:
     assert is_loopback("127.0.0.1") and is_loopback("::1") and is_loopback("localhost")
     assert not is_loopback("0.0.0.0") and not is_loopback("192.168.1.2")
@@ -79,6 +94,7 @@ def test_listens_on_loopback_and_stops_on_ctrl_c() -> None:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=interruptible,
     )
     try:
         assert process.stdout is not None
@@ -99,7 +115,12 @@ def test_listens_on_loopback_and_stops_on_ctrl_c() -> None:
 
 def test_the_server_answers_bad_requests_and_keeps_serving() -> None:
     with explorer_server(["tictactoe"]) as url:
-        request = urllib.request.Request(url + "api/play", data=b"{", method="POST")
+        request = urllib.request.Request(
+            url + "api/play",
+            data=b"{",
+            method="POST",
+            headers={"Content-Type": "application/json"},
+        )
         with pytest.raises(urllib.error.HTTPError) as failure:
             urllib.request.urlopen(request, timeout=30)
         assert failure.value.code == 400

@@ -9,6 +9,7 @@ warning: the explorer has no authentication).
 from __future__ import annotations
 
 import ipaddress
+import math
 import socket
 from pathlib import Path
 from typing import Any
@@ -58,6 +59,13 @@ def listen(host: str, address: Address) -> socket.socket:
     return sock
 
 
+def finite_budget(ctx: click.Context, param: click.Parameter, value: float) -> float:
+    # FloatRange lets nan through (every comparison with nan is false)
+    if not math.isfinite(value):
+        raise click.BadParameter(f"{value} is not a number of seconds", ctx, param)
+    return value
+
+
 @click.command("explore")
 @click.argument("game_name", metavar="GAME")
 @param_option
@@ -77,6 +85,7 @@ def listen(host: str, address: Address) -> socket.socket:
 @click.option(
     "--budget",
     type=click.FloatRange(min=0, min_open=True, max=MAX_BUDGET_SECONDS),
+    callback=finite_budget,
     default=10.0,
     show_default=True,
     help="Seconds a position without a stored solution may take to solve.",
@@ -111,15 +120,26 @@ def explore_command(
     from cgtapp.explorer.values import ValueSource
 
     game = make_game(game_name, params)
+    if not reports_dir.is_dir():
+        click.echo(
+            f"cgt: warning: --reports {str(reports_dir)!r} is not a directory: the page links "
+            "no reports",
+            err=True,
+        )
     explorer = Explorer(game, ValueSource(game, db, max_seconds=budget), reports_dir)
-    app = create_app(explorer)
+    for warning in explorer.warnings:
+        click.echo(f"cgt: warning: {warning}", err=True)
     address = resolve(host, port)
+    # the names a client may give in its Host header besides addresses and localhost
+    names = {host}
     if not is_loopback(str(address[3][0])):
+        names |= {socket.gethostname(), socket.getfqdn()}
         click.echo(
             f"cgt: warning: listening on {host}: anyone who can reach this machine can use the "
             "explorer (and make it solve for up to --budget seconds per position)",
             err=True,
         )
+    app = create_app(explorer, host_names={name.lower() for name in names})
     sock = listen(host, address)
     actual_host, actual_port = sock.getsockname()[:2]
     shown = f"[{actual_host}]" if ":" in actual_host else actual_host

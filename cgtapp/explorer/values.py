@@ -27,6 +27,9 @@ from solvers.result import MoveValue, SolveResult
 IN_MEMORY_POSITIONS = 200_000
 #: Answers kept per explorer (a few kilobytes each).
 CACHED_ANSWERS = 4096
+#: Seconds a position whose solve ran out of budget is answered "not solved" at once; asked
+#: again later it is looked up (a solution may have been stored meanwhile) and solved again.
+FAILED_SECONDS = 60.0
 
 
 class NotSolved(CGTError):
@@ -89,15 +92,19 @@ class ValueSource:
         self.max_seconds = max_seconds
         self._lock = threading.Lock()
         self._answers: OrderedDict[Hashable, PositionValues] = OrderedDict()
+        #: answers given from elsewhere and kept for good (the reports' stored results)
+        self.known: dict[Hashable, PositionValues] = {}
         self._solution: Any = None  # a RetrogradeSolution of a small board, once found
         #: set once a retrograde solve found more positions than it may keep
         self._too_big_for_memory = False
-        #: positions whose solve ran out of budget: asked again, they fail at once
-        self._failed: dict[Hashable, str] = {}
+        #: positions whose solve ran out of budget -> (why, when): asked again within
+        #: FAILED_SECONDS, they fail at once
+        self._failed: OrderedDict[Hashable, tuple[str, float]] = OrderedDict()
 
     def cached(self, position: Any) -> PositionValues | None:
         """The answer if it is already known (no solving, no file access)."""
-        return self._answers.get(self.game.key(position))
+        key = self.game.key(position)
+        return self.known.get(key) or self._answers.get(key)
 
     def lookup(self, position: Any) -> PositionValues | None:
         """The answer when it needs no solve: known already, in a stored solution (with
@@ -105,14 +112,17 @@ class ValueSource:
 
         Takes milliseconds, so many lookups may run at once (each in its own thread)."""
         key = self.game.key(position)
-        found = self._answers.get(key)
+        found = self.known.get(key) or self._answers.get(key)
         if found is not None:
             return found
-        if key in self._failed:
-            raise NotSolved(self._failed[key])
         found = stored_values(self.game, position, self.database_path)
         if found is not None and not self.complete(position, found):
             found = None  # a search kept only some moves: solve for the others
+        failed = self._failed.get(key)
+        if found is None and failed is not None:
+            if time.monotonic() - failed[1] < FAILED_SECONDS:
+                raise NotSolved(failed[0])
+            self._failed.pop(key, None)
         solution = self._solution
         if found is None and solution is not None and position in solution:
             found = PositionValues(
@@ -156,11 +166,30 @@ class ValueSource:
                 except NotSolved as exc:
                     stored = stored_values(self.game, position, self.database_path)
                     if stored is None:
-                        self._failed[key] = str(exc)
+                        self._failed[key] = (str(exc), time.monotonic())
+                        if len(self._failed) > CACHED_ANSWERS:
+                            self._failed.popitem(last=False)
                         raise
                     found = stored  # the value is known, some moves' values are not
                 self._remember(key, found)
         return found
+
+    def advice(self) -> str:
+        """How to explore the board anyway: only a packed kernel stores a whole board (a
+        ``--save`` of any other solver keeps the positions of one solve, and the pure-Python
+        retrograde takes minutes on boards the kernels solve in seconds)."""
+        import shlex
+
+        from solvers.saved import stores_packed
+
+        if not stores_packed(self.game):
+            return "a larger --budget may solve it"
+        params = "".join(
+            f" -p {shlex.quote(f'{key}={value}')}"
+            for key, value in self.game.parameters.items()
+            if value is not None
+        )
+        return f"store the whole board with: cgt solve {self.game.name}{params} --solver compiled --save"
 
     def _solve(self, position: Any) -> PositionValues:
         from solvers.api import AUTO_MAX_POSITIONS_BEFORE_KERNEL, compiled_solver_names, solve
@@ -198,8 +227,7 @@ class ValueSource:
         except SearchBudgetExceeded:
             raise NotSolved(
                 f"not solved within {self.max_seconds:g} s (no stored solution of "
-                f"{self.game.label()} holds this position; solve it with "
-                "'cgt solve ... --save' to explore it here)"
+                f"{self.game.label()} holds this position; {self.advice()})"
             ) from None
         except CGTError as exc:  # a solver refusing the board (too big for its tables)
             raise NotSolved(f"not solved: {exc}") from None

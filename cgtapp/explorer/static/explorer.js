@@ -1,5 +1,6 @@
 // The explorer page: draws the board of /api/position in SVG, every legal move coloured by
-// its value for the mover, and keeps the line of play (undo, redo, start, jump).
+// its value for the mover, and keeps the line of play (undo, redo, start, jump), its values
+// as a chart, and games against the computer (/api/computer).
 // Plain JavaScript module, no build step. Every value shown comes from the JSON API.
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -11,6 +12,8 @@ const state = {
   index: 0,     // the entry shown
   requests: 0,  // the latest request wins when clicks outrun the server
   focus: null,  // movement games: the cell whose piece's arrows alone are shown
+  computer: null,  // the player index the computer plays, or null (explore)
+  blind: false,    // values hidden
 };
 
 const $ = (id) => document.getElementById(id);
@@ -117,7 +120,7 @@ function drawBoard(data) {
       group.dataset.outcome = move.outcome || "unknown";
       group.dataset.remoteness = move.remoteness ?? "";
       group.addEventListener("click", () => play(move.move));
-      svg("title", {}, group).textContent = `${move.move}: ${move.outcome || "value unknown"}`;
+      svg("title", {}, group).textContent = tooltip(move);
     }
     if (sources.has(cell.cell)) {
       // a piece that can move: clicking it shows its arrows alone (again: all arrows)
@@ -179,7 +182,7 @@ function drawBoard(data) {
     svg("text", { x: bx, y: by + 0.01, class: `arrow-label ${outcome}`, "font-size": size }, group)
       .textContent = text;
     for (const element of [line, group]) {
-      svg("title", {}, element).textContent = `${move.move}: ${move.outcome || "value unknown"}`;
+      svg("title", {}, element).textContent = tooltip(move);
       element.addEventListener("click", () => play(move.move));
       element.addEventListener("mouseenter", () => line.classList.add("hover"));
       element.addEventListener("mouseleave", () => line.classList.remove("hover"));
@@ -187,6 +190,10 @@ function drawBoard(data) {
   }
   drawOtherMoves(others);
   $("focus-hint").hidden = sources.size === 0;
+}
+
+function tooltip(move) {
+  return state.blind ? move.move : `${move.move}: ${move.outcome || "value unknown"}`;
 }
 
 function rank(move) {
@@ -237,7 +244,10 @@ function drawOtherMoves(moves) {
     button.dataset.move = move.move;
     button.dataset.outcome = move.outcome || "unknown";
     button.dataset.remoteness = move.remoteness ?? "";
-    button.textContent = `${move.move}  ${valueText(move.outcome, move.remoteness)}`;
+    const value = document.createElement("span");
+    value.className = "value";
+    value.textContent = valueText(move.outcome, move.remoteness);
+    button.append(`${move.move}  `, value);
     button.addEventListener("click", () => play(move.move));
     box.appendChild(button);
   }
@@ -248,15 +258,17 @@ function drawMoveTable(data) {
   const body = $("moves").querySelector("tbody");
   body.replaceChildren();
   body.scrollTop = 0;
-  const moves = [...data.moves].sort((a, b) => rank(b) - rank(a) || order(a, b));
+  // blind: in the order the game lists them, no star (the order and the star tell values)
+  const moves = state.blind ? data.moves : [...data.moves].sort((a, b) => rank(b) - rank(a) || order(a, b));
   for (const move of moves) {
     const row = document.createElement("tr");
     row.className = `move-row ${move.outcome || "unknown"}`;
     row.dataset.move = move.move;
     row.dataset.outcome = move.outcome || "unknown";
     row.dataset.remoteness = move.remoteness ?? "";
-    const best = (data.best_moves || []).includes(move.move) ? " \u2605" : "";
-    for (const text of [move.move + best, move.outcome || "?", move.remoteness ?? "-"]) {
+    const best = !state.blind && (data.best_moves || []).includes(move.move) ? " \u2605" : "";
+    const value = state.blind ? ["", ""] : [move.outcome || "?", move.remoteness ?? "-"];
+    for (const text of [move.move + best, ...value]) {
       const cell = document.createElement("td");
       cell.textContent = text;
       row.appendChild(cell);
@@ -284,7 +296,9 @@ function drawHistory() {
     item.className = `history-entry ${who}${k === state.index ? " current" : ""}${k > state.index ? " future" : ""}`;
     item.dataset.index = k;
     item.dataset.winner = winner ?? "";
-    item.title = `${k === 0 ? "start" : entry.played}: ${winner === null ? "value unknown" : winner === "draw" ? "draw" : winner + " wins"}`;
+    const label = k === 0 ? "start" : entry.played;
+    item.title = state.blind ? label
+      : `${label}: ${winner === null ? "value unknown" : winner === "draw" ? "draw" : winner + " wins"}`;
     const move = document.createElement("span");
     move.className = "history-move";
     move.textContent = k === 0 ? "start" : entry.played;
@@ -299,11 +313,95 @@ function drawHistory() {
   if (current) current.scrollIntoView({ block: "nearest", inline: "nearest" });
 }
 
+// The value after each ply, seen by the first player: a win in r plies is drawn r steps
+// below the top (the first player's wins) or above the bottom (the second's), so a game
+// nearing its end moves away from the draw line in the middle.
+function drawChart() {
+  const chart = $("value-chart");
+  chart.replaceChildren();
+  const width = 320, height = 150, left = 30, right = 22, top = 14, bottom = 14;
+  chart.setAttribute("viewBox", `0 0 ${width} ${height}`);
+  const points = state.line.map((entry, ply) => {
+    const value = entry.data && entry.data.value;
+    if (!value) return null;
+    const remoteness = value.remoteness ?? 0;
+    const who = value.winner === "draw" ? "draw" : `player${state.game.players.indexOf(value.winner)}`;
+    return { ply, remoteness, who, winner: value.winner };
+  });
+  const deepest = Math.max(1, ...points.filter(Boolean).map((p) => p.remoteness));
+  const plies = Math.max(1, state.line.length - 1);
+  const middle = (top + height - bottom) / 2, reach = middle - top;
+  const x = (ply) => left + (width - left - right) * ply / plies;
+  const y = (p) => {
+    if (p.who === "draw") return middle;
+    const height = reach * (deepest + 1 - p.remoteness) / (deepest + 1);
+    return p.who === "player0" ? middle - height : middle + height;
+  };
+  svg("line", { x1: left, y1: middle, x2: width - right, y2: middle, class: "axis" }, chart);
+  const [first, second] = state.game.players;
+  svg("text", { x: 2, y: top - 3, class: "axis-label" }, chart).textContent = `${first} wins`;
+  svg("text", { x: 2, y: middle + 3, class: "axis-label" }, chart).textContent = "draw";
+  svg("text", { x: 2, y: height - 3, class: "axis-label" }, chart).textContent = `${second} wins`;
+  // the remoteness scale on the right: 0 (the end) at the edges, the deepest near the line
+  for (const [at, text] of [[top, "0"], [middle, String(deepest)], [height - bottom, "0"]]) {
+    svg("text", { x: width - 2, y: at + 3, class: "axis-label", "text-anchor": "end" }, chart)
+      .textContent = text;
+  }
+  let trace = [];
+  const traces = [trace];
+  for (const p of points) {
+    if (p === null) traces.push(trace = []);
+    else trace.push(`${x(p.ply).toFixed(1)},${y(p).toFixed(1)}`);
+  }
+  for (const line of traces) {
+    if (line.length > 1) svg("polyline", { points: line.join(" "), class: "trace" }, chart);
+  }
+  for (const p of points) {
+    if (p === null) continue;
+    const dot = svg("circle", {
+      cx: x(p.ply), cy: y(p), r: 4,
+      class: `point ${p.who}${p.ply === state.index ? " current" : ""}`,
+      "data-ply": p.ply, "data-winner": p.winner, "data-remoteness": p.remoteness,
+    }, chart);
+    svg("title", {}, dot).textContent = p.winner === "draw"
+      ? `ply ${p.ply}: draw` : `ply ${p.ply}: ${p.winner} wins in ${p.remoteness}`;
+    dot.addEventListener("click", () => show(p.ply));
+  }
+}
+
+function describeComputer(entry) {
+  const box = $("computer");
+  const computer = entry && entry.computer;
+  if (!computer) {
+    box.setAttribute("hidden", "");
+    return;
+  }
+  const e = computer.estimate;
+  let estimate;
+  if (e.kind === "proven") {
+    const plies = e.remoteness === null ? "" : ` in ${e.remoteness} ${e.remoteness === 1 ? "ply" : "plies"}`;
+    estimate = e.outcome === "draw" ? "a draw with perfect play"
+      : `${e.outcome === "win" ? "wins" : "loses"}${plies} with perfect play (${computer.choice})`;
+  } else {
+    const rate = e.win_rate === null ? "?" : `${Math.round(100 * e.win_rate)}%`;
+    estimate = `estimated win rate ${rate} after ${e.playouts.toLocaleString("en")} playouts`;
+  }
+  box.replaceChildren(`computer (${e.player}) played ${entry.played}`);
+  const detail = document.createElement("span");
+  detail.className = "estimate";
+  detail.textContent = `: ${estimate}`;
+  box.appendChild(detail);
+  box.dataset.kind = e.kind;
+  box.dataset.choice = computer.choice;
+  box.removeAttribute("hidden");
+}
+
 function render() {
   const entry = state.line[state.index];
   const data = entry.data;
   $("position-text").value = data.position;
-  $("status").textContent = data.value ? describeValue(data) : `${data.to_move} to move`;
+  const valued = data.value && !(state.blind && !data.game_over);
+  $("status").textContent = valued ? describeValue(data) : `${data.to_move} to move`;
   $("status").className = data.value ? `value-${data.value.winner === "draw" ? "draw" : "decided"}` : "";
   const message = $("message");
   if (data.message) {
@@ -313,6 +411,8 @@ function render() {
   drawBoard(data);
   drawMoveTable(data);
   drawHistory();
+  drawChart();
+  describeComputer(entry);
   $("undo").disabled = state.index === 0;
   $("redo").disabled = state.index >= state.line.length - 1;
   $("start").disabled = state.index === 0;
@@ -344,19 +444,118 @@ async function load(fetcher) {
   }
 }
 
-async function play(name) {
-  const entry = state.line[state.index];
-  const data = await load(() => api("/api/play", {
+function post(path, body) {
+  return api(path, {
     method: "POST",
     headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ position: entry.data.position, move: name }),
-  }));
-  if (!data) return;
+    body: JSON.stringify(body),
+  });
+}
+
+function extend(data, computer = null) {
   state.line = state.line.slice(0, state.index + 1);
-  state.line.push({ position: data.position, played: data.played, data });
+  state.line.push({ position: data.position, played: data.played, data, computer });
   state.index = state.line.length - 1;
   state.focus = null;
   render();
+}
+
+async function play(name) {
+  const entry = state.line[state.index];
+  if (computerToMove(entry.data)) return;  // the computer's turn: wait for it
+  const data = await load(() => post("/api/play", { position: entry.data.position, move: name }));
+  if (!data) return;
+  extend(data);
+  await computerTurn();
+}
+
+function computerToMove(data) {
+  return state.computer !== null && !data.game_over && data.to_move_index === state.computer;
+}
+
+// The computer moves while it is its turn at the end of the line.
+async function computerTurn() {
+  while (state.index === state.line.length - 1 && computerToMove(state.line[state.index].data)) {
+    const [kind, playouts] = $("strength").value.split(":");
+    const position = state.line[state.index].data.position;
+    const data = await load(() => post("/api/computer", {
+      position, playouts: Number(playouts), perfect: kind === "perfect",
+    }));
+    if (!data || state.line[state.index].data.position !== position) return;
+    extend(data, { choice: data.choice, estimate: data.estimate, candidates: data.candidates });
+  }
+}
+
+// Undo against the computer goes back to the last position where it is the person's turn.
+function undo() {
+  let index = state.index - 1;
+  while (index > 0 && computerToMove(state.line[index].data)) index -= 1;
+  show(index);
+}
+
+async function newGame() {
+  const data = await load(() => api("/api/position"));
+  if (!data) return;
+  state.line = [{ position: data.position, played: null, data }];
+  state.index = 0;
+  state.focus = null;
+  render();
+  await computerTurn();
+}
+
+function renderRules(markdown) {
+  // a small Markdown subset (paragraphs, lists, tables, code blocks, `code`, **bold**,
+  // *emphasis*), built as DOM nodes: the text is never parsed as HTML
+  const box = $("rules-text");
+  box.replaceChildren();
+  const inline = (parent, text) => {
+    const parts = text.replace(/\[([^\]]*)\]\([^)]*\)/g, "$1").split(/(`[^`]*`|\*\*[^*]+\*\*|\*[^*\s][^*]*\*)/);
+    for (const part of parts) {
+      if (part.startsWith("`") && part.endsWith("`") && part.length > 1) {
+        parent.appendChild(document.createElement("code")).textContent = part.slice(1, -1);
+      } else if (part.startsWith("**") && part.endsWith("**") && part.length > 3) {
+        parent.appendChild(document.createElement("strong")).textContent = part.slice(2, -2);
+      } else if (part.startsWith("*") && part.endsWith("*") && part.length > 2) {
+        parent.appendChild(document.createElement("em")).textContent = part.slice(1, -1);
+      } else if (part) parent.append(part);
+    }
+  };
+  let fence = null, block = null;  // the open code block; the open paragraph or list item
+  for (const line of markdown.split("\n")) {
+    if (line.startsWith("```")) {
+      if (fence === null) fence = box.appendChild(document.createElement("pre"));
+      else fence = null;
+      block = null;
+    } else if (fence !== null) {
+      fence.textContent += (fence.textContent ? "\n" : "") + line;
+    } else if (!line.trim()) {
+      block = null;
+    } else if (/^#+ /.test(line)) {
+      inline(box.appendChild(document.createElement("h3")), line.replace(/^#+ /, ""));
+      block = null;
+    } else if (line.startsWith("|")) {
+      if (/^\|[-:| ]+\|$/.test(line)) continue;  // the header's underline
+      let table = box.lastElementChild;
+      const head = !table || table.tagName !== "TABLE";
+      if (head) table = box.appendChild(document.createElement("table"));
+      const row = table.appendChild(document.createElement("tr"));
+      for (const text of line.slice(1, -1).split("|")) {
+        inline(row.appendChild(document.createElement(head ? "th" : "td")), text.trim());
+      }
+      block = null;
+    } else if (/^(- |\d+\. )/.test(line)) {
+      const tag = line.startsWith("- ") ? "UL" : "OL";
+      let list = box.lastElementChild;
+      if (!list || list.tagName !== tag || block === null) list = box.appendChild(document.createElement(tag));
+      block = list.appendChild(document.createElement("li"));
+      inline(block, line.replace(/^(- |\d+\. )/, ""));
+    } else if (block !== null) {
+      inline(block, " " + line.trim());
+    } else {
+      block = box.appendChild(document.createElement("p"));
+      inline(block, line.trim());
+    }
+  }
 }
 
 function show(index) {
@@ -390,8 +589,41 @@ async function copyPosition() {
 
 async function main() {
   state.game = await api("/api/game");
-  document.title = `cgt explore ${state.game.label}`;
-  $("title").textContent = state.game.game;
+  document.title = `${state.game.title} \u2014 cgt explore ${state.game.label}`;
+  $("title").textContent = state.game.title;
+  renderRules(state.game.rules);
+  state.game.players.forEach((name, index) => {
+    const option = document.createElement("option");
+    option.value = String(index);
+    option.textContent = name;
+    $("computer-side").appendChild(option);
+  });
+  const budgets = [100, 1000, 10000, 100000].filter((n) => n <= state.game.playouts.max);
+  for (const kind of ["perfect", "search"]) {
+    for (const playouts of budgets) {
+      const option = document.createElement("option");
+      const count = playouts.toLocaleString("en");
+      option.value = `${kind}:${playouts}`;
+      option.textContent = kind === "perfect" ? `perfect where solved, else search ${count}`
+        : `search ${count} playouts`;
+      option.title = kind === "perfect"
+        ? `a best move where the value is known, else the search's choice after ${count} playouts`
+        : `always the search's choice after ${count} playouts`;
+      option.selected = kind === "perfect" && playouts === state.game.playouts.default;
+      $("strength").appendChild(option);
+    }
+  }
+  $("computer-side").addEventListener("change", async () => {
+    const side = $("computer-side").value;
+    state.computer = side === "" ? null : Number(side);
+    await computerTurn();
+  });
+  $("new-game").addEventListener("click", newGame);
+  $("blind").addEventListener("change", () => {
+    state.blind = $("blind").checked;
+    document.body.classList.toggle("blind", state.blind);
+    render();
+  });
   const settings = Object.entries(state.game.params)
     .filter(([, value]) => value !== null)
     .map(([key, value]) => `${key}=${value}`).join(" \u00b7 ");
@@ -414,7 +646,7 @@ async function main() {
       `<span class="swatch controlled-1"></span>${second} controls (empty cells)`);
   }
   $("start").addEventListener("click", () => show(0));
-  $("undo").addEventListener("click", () => show(state.index - 1));
+  $("undo").addEventListener("click", undo);
   $("redo").addEventListener("click", () => show(state.index + 1));
   $("copy").addEventListener("click", copyPosition);
   $("jump-form").addEventListener("submit", (event) => {
@@ -424,7 +656,7 @@ async function main() {
   });
   document.addEventListener("keydown", (event) => {
     if (event.target.tagName === "INPUT") return;
-    if (event.key === "ArrowLeft") show(state.index - 1);
+    if (event.key === "ArrowLeft") undo();
     else if (event.key === "ArrowRight") show(state.index + 1);
     else if (event.key === "Home") show(0);
   });

@@ -4,11 +4,12 @@ board for comparison, the larger boards' attempts."""
 from __future__ import annotations
 
 from functools import partial
+from pathlib import Path
 from typing import Any
 
-from cgt.protocol import Outcome
+from cgt.protocol import Game, Outcome
 from cgt.registry import load_game
-from cgtapp.report import analysis
+from cgtapp.report import analysis, data
 from cgtapp.report.document import (
     HEX_NOTATION,
     VALUE_NOTATION,
@@ -86,6 +87,21 @@ def compute_size_3(ctx: ReportContext) -> dict[str, Any]:
 
 def _solve_position(game: Any, ctx: ReportContext, position: Any) -> dict[str, Any]:
     return analysis.compiled(game, position, progress=ctx.progress)
+
+
+def known_positions(
+    game: Game[Any, Any], out_dir: Path
+) -> list[tuple[str, list[dict[str, Any]], data.Stored]]:
+    """The start of size 3 under the game's goal, and for the standard goal the positions of
+    its perfect line, with every move's value, as ``compute_size_3`` stored them."""
+    stored = data.load(out_dir, DATA)
+    if stored is None:
+        return []
+    for goal, entry in stored.results.items():
+        if load_game("lag", size=3, goal=goal).parameters == game.parameters:
+            lines = [entry, *entry.get("line", [])]
+            return [(line["position"], line["moves"], stored) for line in lines]
+    return []
 
 
 def _who(winner: str) -> str:
