@@ -20,7 +20,7 @@ from cgtapp.explorer.rules import game_rules
         ("interleave", "Interleave"),
         ("super-nonnect", "Super Nonnect"),
         ("entropy", "Entropy"),
-        ("tictactoe", "tic-tac-toe"),
+        ("tictactoe", "Tic-tac-toe"),  # declared by the game
         ("domineering", "Domineering"),
     ],
 )
@@ -42,6 +42,7 @@ def test_a_declared_title_and_an_undocumented_game() -> None:
 
     class Unknown(tictactoe):  # type: ignore[misc, valid-type]
         name = "not-in-the-rules"
+        title = ""  # none declared
         summary = "a game of one's own"
 
     assert game_rules(Unknown()) == ("not-in-the-rules", "a game of one's own")

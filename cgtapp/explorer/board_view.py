@@ -17,33 +17,6 @@ from cgt.boards.hexhex import HexBoard
 from cgt.boards.square import SquareBoard
 from cgt.protocol import Game
 
-#: How the page draws a cell's symbol: ``stone`` a disc in ``fill`` (``ring``: a fixed piece),
-#: ``mark`` a letter, ``cut`` a cell taken out of play, ``void`` a fixed empty cell.
-#: Symbols a game uses that are not listed are drawn as their letter.
-PIECE_STYLES: dict[str, dict[str, dict[str, Any]]] = {
-    "control": {
-        "W": {"kind": "stone", "fill": "#ffffff"},
-        "B": {"kind": "stone", "fill": "#222222"},
-        "w": {"kind": "stone", "fill": "#ffffff", "ring": True},
-        "b": {"kind": "stone", "fill": "#222222", "ring": True},
-        "#": {"kind": "void"},
-    },
-    "lag": {
-        "W": {"kind": "stone", "fill": "#ffffff"},
-        "B": {"kind": "stone", "fill": "#222222"},
-    },
-    "entropy": {
-        "O": {"kind": "stone", "fill": "#ffffff"},
-        "S": {"kind": "stone", "fill": "#c8322d"},
-    },
-    "interleave": {
-        "R": {"kind": "stone", "fill": "#c8322d"},
-        "B": {"kind": "stone", "fill": "#222222"},
-    },
-    "tictactoe": {"X": {"kind": "mark"}, "O": {"kind": "mark"}},
-    "super-nonnect": {"x": {"kind": "cut"}},
-}
-
 
 @dataclass(frozen=True)
 class Layout:
@@ -127,7 +100,22 @@ def board_data(game: Game[Any, Any], position: Any) -> dict[str, Any] | None:
             cell["region"] = layout.regions[c]
             cell["designated"] = designated is not None and layout.regions[c] == designated
         cells.append(cell)
-    return {"shape": layout.shape, "cells": cells, "styles": PIECE_STYLES.get(game.name, {})}
+    return {"shape": layout.shape, "cells": cells, "styles": piece_styles(game)}
+
+
+def piece_styles(game: Game[Any, Any]) -> dict[str, dict[str, Any]]:
+    """How the page draws each symbol the game declares (``Game.pieces``): ``stone`` a disc
+    in ``fill`` (``ring``: a fixed piece), ``mark`` a letter, ``cut`` a cell taken out of
+    play, ``void`` a fixed empty cell. Symbols not declared are drawn as their letter."""
+    styles: dict[str, dict[str, Any]] = {}
+    for piece in game.pieces:
+        style: dict[str, Any] = {"kind": piece.kind}
+        if piece.fill:
+            style["fill"] = piece.fill
+        if piece.ring:
+            style["ring"] = True
+        styles[piece.symbol] = style
+    return styles
 
 
 def move_cells(game: Game[Any, Any], position: Any, move: Any) -> tuple[int | None, int | None]:

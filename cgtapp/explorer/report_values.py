@@ -27,13 +27,8 @@ OUTCOMES = {o.label: o for o in Outcome}
 
 
 def report_module(game: Game[Any, Any]) -> ModuleType | None:
-    """The module of the game's report: the one the game declares (``report_module``), else
-    the report package's own list (``MODULES``) of the seed games."""
-    from cgtapp.report import games
-
-    declared = getattr(game, "report_module", None)
-    if declared is None and game.name in getattr(games, "MODULES", {}):
-        declared = f"cgtapp.report.games.{games.MODULES[game.name]}"
+    """The module of the game's report, the one the game declares (``report_module``)."""
+    declared = game.report_module
     return None if declared is None else importlib.import_module(declared)
 
 
