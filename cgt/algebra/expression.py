@@ -576,8 +576,7 @@ class Evaluator:
         return value
 
     def _literal(self, node: Literal) -> Value:
-        if node.ups is None and node.star == 0:
-            assert node.number is not None
+        if node.ups is None and node.star == 0 and node.number is not None:
             return node.number if not is_dyadic(node.number) else CanonicalForm.number(node.number)
         number = Fraction(0) if node.number is None else node.number
         if not is_dyadic(number):
@@ -1030,9 +1029,8 @@ def format_thermograph(graph: Any) -> str:
 
 def evaluate(text: str, evaluator: Evaluator | None = None) -> Value:
     """The value of a CGSuite expression (see the module docstring for the grammar)."""
-    tree = parse(text)
     try:
-        value = (evaluator or Evaluator())(tree)
+        value = (evaluator or Evaluator())(parse(text))
     except RecursionError:
         raise ExpressionError(
             "the expression nests too deeply for Python's stack (a game of thousands of "
