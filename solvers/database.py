@@ -94,8 +94,15 @@ def key_text(key: Hashable) -> str:
 class SolutionDatabase:
     """Solved positions of every game, persisted in one SQLite file."""
 
-    def __init__(self, path: Path | str | None = None) -> None:
+    def __init__(self, path: Path | str | None = None, *, must_exist: bool = False) -> None:
+        """Open (creating it, unless ``must_exist``: a reader given a mistyped path must not
+        make an empty database and its folders) the database at ``path``."""
         self.path = Path(path) if path is not None else default_path()
+        if must_exist and not self.path.exists():
+            raise DatabaseError(
+                f"solution database {self.path} does not exist (nothing was saved there; "
+                "check the path)"
+            )
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:

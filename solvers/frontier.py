@@ -61,6 +61,7 @@ CREATE TABLE IF NOT EXISTS frontier_jobs (
 
 #: The largest tree above the frontier that is built (positions); deeper frontiers are
 #: refused with a message rather than filling the memory.
+ProgressCallback = Callable[[dict[str, Any]], None]
 DEFAULT_MAX_TREE = 2_000_000
 
 
@@ -144,23 +145,32 @@ def build_tree(
     *,
     symmetry: bool = True,
     max_nodes: int = DEFAULT_MAX_TREE,
+    deadline: Deadline | None = None,
+    progress: ProgressCallback | None = None,
 ) -> FrontierTree:
     """Every position at most ``depth`` plies below ``position``, breadth first, each once.
 
     A position reached again (by a transposition, a symmetric image, or a repetition) is the
-    same node, first reached at its smallest depth."""
+    same node, first reached at its smallest depth. A deep frontier takes long to build:
+    ``deadline`` is checked and ``progress`` told at every expanded node."""
     if not isinstance(depth, int) or isinstance(depth, bool) or depth < 0:
         raise ParameterError(f"frontier depth must be an integer >= 0, got {depth!r}")
     key = game.canonical_key(position) if symmetry else game.key(position)
     tree = FrontierTree(depth, [key], [position], [0], [[]], [game.result(position)])
     tree.index[key] = 0
     level = [0]
-    for _ in range(depth):
+    for plies in range(1, depth + 1):
         following: list[int] = []
         for node in level:
             if tree.terminal[node] is None:
                 following += expand(game, tree, node, symmetry=symmetry, max_nodes=max_nodes)
+            if deadline is not None:
+                deadline.check(len(tree), "positions of the tree above the frontier")
+            if progress is not None:
+                progress({"phase": "frontier tree", "depth": plies, "positions": len(tree)})
         level = following
+        if not level:
+            break  # every line ended before the depth asked for
     return tree
 
 
@@ -558,9 +568,6 @@ class FrontierStatus:
         }
 
 
-ProgressCallback = Callable[[dict[str, Any]], None]
-
-
 def solve_frontier(
     game: Game[Any, Any],
     position: Any = None,
@@ -610,7 +617,15 @@ def solve_frontier(
     deadline = Deadline(max_seconds)
     if position is None:
         position = game.initial_position()
-    tree = build_tree(game, position, depth, symmetry=symmetry, max_nodes=max_tree)
+    tree = build_tree(
+        game,
+        position,
+        depth,
+        symmetry=symmetry,
+        max_nodes=max_tree,
+        deadline=deadline,
+        progress=progress,
+    )
     store = JobStore(database, game)
     known: dict[int, Outcome] = {}
     tried = store.attempts()

@@ -107,6 +107,7 @@ class Budget:
     progress: Callable[[dict[str, Any]], None] | None = None
     started: float = field(default_factory=time.monotonic)
     forms_at_start: int = 0
+    next_poll: float = 0.0
 
     def check(self, forms: int, extra_bytes: int = 0, what: str = "") -> None:
         """Raise :class:`BudgetExceeded` if a bound is crossed (``forms``: canonical forms
@@ -194,6 +195,23 @@ class Budget:
 
 
 _active: Budget | None = None
+
+POLL_SECONDS = 0.2
+"""Least time between two checks by :func:`poll`."""
+
+
+def poll(forms: int) -> None:
+    """Check the clock and memory of the running computation's budget, if any, at most every
+    :data:`POLL_SECONDS`: for long work that meets forms the table already holds (a game
+    graph of known values, the envelopes of a wide thermograph), where no checkpoint of the
+    table comes. ``forms``: the size of the table of forms now."""
+    budget = _active
+    if budget is None:
+        return
+    now = time.monotonic()
+    if now >= budget.next_poll:
+        budget.next_poll = now + POLL_SECONDS
+        budget.check(forms)
 
 
 def active_budget() -> Budget | None:

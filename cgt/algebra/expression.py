@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from cgt.algebra.budget import BudgetExceeded
 from cgt.algebra.game import CanonicalForm, is_dyadic
 from cgt.errors import CGTError
 
@@ -99,13 +100,15 @@ def tokenize(text: str) -> list[Token]:
             i += 1
             spaced = True
             continue
-        if char.isdigit():
+        if char in "0123456789":
             match = _NUMBER.match(text, i)
             assert match is not None
             try:
                 value = _number(match.group())
             except ZeroDivisionError:
                 raise _error(column, f"division by zero in {match.group()!r}") from None
+            except ValueError:  # Python converts at most 4,300 digits
+                raise _error(column, f"a number of {len(match.group()):,} digits") from None
             tokens.append(Token("NUMBER", match.group(), column, spaced, value))
             i = match.end()
         elif char in "^v" or char in _UNICODE_ARROWS:
@@ -577,7 +580,8 @@ class Evaluator:
 
     def _literal(self, node: Literal) -> Value:
         if node.ups is None and node.star == 0 and node.number is not None:
-            return node.number if not is_dyadic(node.number) else CanonicalForm.number(node.number)
+            # a number stays one until an operation needs its game form (10^6 has 10^6 forms)
+            return node.number
         number = Fraction(0) if node.number is None else node.number
         if not is_dyadic(number):
             raise ExpressionError(
@@ -716,7 +720,7 @@ class Evaluator:
         try:
             return function(self, node, args)
         except CGTError as exc:
-            if str(exc).startswith("column"):
+            if str(exc).startswith("column") or isinstance(exc, BudgetExceeded):
                 raise
             raise ExpressionError(f"column {node.column}: {node.name}: {exc}") from None
 
@@ -1027,8 +1031,13 @@ def format_thermograph(graph: Any) -> str:
     )
 
 
-def evaluate(text: str, evaluator: Evaluator | None = None) -> Value:
-    """The value of a CGSuite expression (see the module docstring for the grammar)."""
+def evaluate(
+    text: str, evaluator: Evaluator | None = None, *, numbers_as_games: bool = True
+) -> Value:
+    """The value of a CGSuite expression (see the module docstring for the grammar).
+
+    A dyadic number comes back as its canonical form unless ``numbers_as_games`` is false
+    (then as a :class:`~fractions.Fraction`: the form of 10^6 has 10^6 subpositions)."""
     try:
         value = (evaluator or Evaluator())(parse(text))
     except RecursionError:
@@ -1038,6 +1047,8 @@ def evaluate(text: str, evaluator: Evaluator | None = None) -> Value:
         ) from None
     if getattr(value, "outside_braces", False):  # a bare pass: an edge with no braces
         raise ExpressionError("column 1: pass stands outside braces")
+    if numbers_as_games and isinstance(value, Fraction) and is_dyadic(value):
+        return CanonicalForm.number(value)
     return value
 
 

@@ -30,8 +30,9 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable
 from typing import Any
 
+from cgt.algebra.budget import poll
 from cgt.algebra.domineering_values import DomineeringValues
-from cgt.algebra.game import ZERO_ID, CanonicalForm, add_id, canonical_id
+from cgt.algebra.game import ZERO_ID, CanonicalForm, add_id, canonical_id, table_size
 from cgt.algebra.impartial import GrundyCalculator
 from cgt.algebra.loopy import GameGraph, LoopyValue, value_of_graph
 from cgt.errors import CGTError, ParameterError
@@ -143,6 +144,9 @@ class ValueCalculator:
         if self.domineering is not None and self.domineering.fits(position.rows, position.cols):
             rows, cols, blocked = position.rows, position.cols, position.blocked
             return self.domineering.value_id(rows, cols, ((1 << (rows * cols)) - 1) & ~blocked)
+        poll(
+            table_size()
+        )  # a graph of values the table already holds makes no new forms to check at
         position = self._normalised(position)
         key = self.game.canonical_key(position)
         found = self.table.get(key)
