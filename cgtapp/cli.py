@@ -285,7 +285,7 @@ def solve_command(
     database = SolutionDatabase(db) if (save or jobs > 1) else None
     split_solver = solver if solver in ("alphabeta", "compiled") else auto_search_solver(game)
     try:
-        if save and solver == "compiled" and jobs == 1 and stores_packed(game):
+        if save and solver in ("compiled", "auto") and jobs == 1 and stores_packed(game):
             assert database is not None
             result, _ = solve_and_store(
                 game,
