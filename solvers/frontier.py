@@ -459,15 +459,23 @@ def solve_job(
     tt_entries: int | None,
     max_seconds: float | None,
     method: str = "alphabeta",
+    run_ends: float | None = None,
 ) -> tuple[int | None, int, float]:
     """Solve one job (value only): ``(outcome code or None if the budget ran out, nodes,
     seconds)``. Runs in a worker process or on a cluster node, so it returns plain data.
     ``method`` is the compiled kernel's search: alpha-beta or df-pn. Compiled jobs search
     the root alone (a job needs its value, not its moves' values) with the process's kept
-    kernel (:func:`job_kernel`)."""
+    kernel (:func:`job_kernel`). ``run_ends``: the wall-clock moment (``time.time``, the one
+    clock workers share) the whole run stops; a job that starts late in a batch gets what is
+    left of the run, not the batch's budget."""
     from solvers.api import solve
 
     started = time.perf_counter()
+    if run_ends is not None:
+        left = run_ends - time.time()
+        if left <= 0:
+            return None, 0, 0.0
+        max_seconds = left if max_seconds is None else min(max_seconds, left)
     kernel = job_kernel(game, tt_entries, method) if solver == "compiled" else None
     if kernel is not None:
         from solvers.kernels.table import S_NODES
@@ -696,14 +704,21 @@ def solve_frontier(
         budget = job_seconds
         if remaining is not None:
             budget = remaining if budget is None else min(budget, remaining)
+        run_ends = None if remaining is None else time.time() + remaining
         outputs = make_parallel(jobs, backend)(
-            delayed(solve_job)(game, tree.positions[node], solver, tt_entries, budget, method)
+            delayed(solve_job)(
+                game, tree.positions[node], solver, tt_entries, budget, method, run_ends
+            )
             for node in pending
         )
         for node, (code, nodes, seconds) in zip(pending, outputs):
             outcome = None if code is None else Outcome(code)
             # an attempt cut short by the run's own deadline is not the job's budget spent
-            recorded_budget = job_seconds if outcome is None and budget == job_seconds else None
+            # a job still running when the run ended may have had less than its budget: it
+            # is tried again rather than marked open
+            run_over = run_ends is not None and time.time() >= run_ends
+            spent = budget == job_seconds and not run_over
+            recorded_budget = job_seconds if outcome is None and spent else None
             if outcome is None and recorded_budget is None:
                 stopped = True
             store.record(
