@@ -31,13 +31,14 @@ def stopped(code: int, err: str) -> None:
         # graphs of values the table of forms already holds: no new form, no checkpoint
         ["value", "snort", "-p", "graph=grid", "-p", "rows=6", "-p", "cols=6"],
         ["value", "control", "-p", "size=4"],
+        ["value", "nim", "-p", "heaps=1000"],  # the mex of half a million moves
         # the envelopes of a wide thermograph: 199 hot options, each known at once
         ["eval", f"temperature({{{HOT_OPTIONS}|-1000}})"],
         # enumeration before any search: one position of these boards has thousands of moves
         ["solve", "entropy", "-p", "width=26", "-p", "height=26"],
         ["solve", "domineering", "-p", "rows=50", "-p", "cols=50"],
     ],
-    ids=["snort-6x6", "control-4", "thermograph", "entropy-26", "domineering-50"],
+    ids=["snort-6x6", "control-4", "nim-1000", "thermograph", "entropy-26", "domineering-50"],
 )
 def test_a_long_phase_stops_at_the_budget(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, args: list[str]
