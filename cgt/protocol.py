@@ -37,6 +37,7 @@ Conventions
 
 from __future__ import annotations
 
+import inspect
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
@@ -110,11 +111,17 @@ class Param:
         elif self.kind is int:
             if isinstance(value, bool):
                 raise ParameterError(f"parameter {self.name}: expected an integer, got {value!r}")
+            text = str(value).strip()
+            # int() also reads other scripts' digits ("٣") and "1_000": a size is ASCII digits
+            if not isinstance(value, int) and not (
+                text.lstrip("+-").isascii() and text.lstrip("+-").isdigit()
+            ):
+                raise ParameterError(f"parameter {self.name}: expected an integer, got {value!r}")
             try:
-                converted = int(value)
-            except (TypeError, ValueError):
+                converted = int(text)
+            except ValueError:  # more digits than Python converts
                 raise ParameterError(
-                    f"parameter {self.name}: expected an integer, got {value!r}"
+                    f"parameter {self.name}: expected an integer, got {text[:20]!r}..."
                 ) from None
         elif value is None and self.default is None:
             converted = None
@@ -189,9 +196,17 @@ class Game(ABC, Generic[P, M]):
         for p in self.params:
             values[p.name] = p.convert(parameters[p.name]) if p.name in parameters else p.default
         self.parameters: dict[str, Any] = values
+        self._given = dict(parameters)
         for key, value in values.items():
             setattr(self, key, value)
         self.validate()
+
+    def __reduce_ex__(self, protocol: Any) -> Any:
+        # built again from the parameters as given: what validate() derives (compiled
+        # tables, closures) need not pickle, so every game goes to worker processes (--jobs)
+        if _takes_parameters_only(type(self)) and hasattr(self, "_given"):
+            return (_rebuild_game, (type(self), self._given))
+        return super().__reduce_ex__(protocol)  # a game with a constructor of its own
 
     def validate(self) -> None:
         """Check combinations of parameters; raise :class:`ParameterError` on a bad one."""
@@ -354,3 +369,15 @@ class ValueShortcut(Protocol):
     def value_id(self, position: Any) -> int:
         """Id of the canonical form of ``position``'s value (see :mod:`cgt.algebra.game`)."""
         ...
+
+
+def _rebuild_game(cls: type[Game[Any, Any]], parameters: dict[str, Any]) -> Game[Any, Any]:
+    """A game unpickled: ``cls`` with the parameters it was made with."""
+    return cls(**parameters)
+
+
+def _takes_parameters_only(cls: type) -> bool:
+    """Whether ``cls(**parameters)`` is how ``cls`` is made (its constructor takes keyword
+    parameters only, as :class:`Game`'s does)."""
+    arguments = inspect.signature(cls).parameters.values()
+    return all(a.kind is inspect.Parameter.VAR_KEYWORD for a in arguments)

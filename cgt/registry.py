@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import sys
+import traceback
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -93,9 +94,34 @@ def load_plugin(path_or_module: str) -> None:
             raise CGTError(f"cannot import game file {path_or_module!r}")
         module = importlib.util.module_from_spec(spec)
         sys.modules[spec.name] = module
-        spec.loader.exec_module(module)
+        try:
+            spec.loader.exec_module(module)
+        except BaseException as exc:
+            del sys.modules[spec.name]
+            raise _plugin_failure(f"game file {path_or_module!r}", exc, str(path)) from None
     else:
         try:
             importlib.import_module(path_or_module)
-        except ImportError as exc:
-            raise CGTError(f"cannot import game module {path_or_module!r}: {exc}") from None
+        except BaseException as exc:
+            raise _plugin_failure(f"game module {path_or_module!r}", exc, None) from None
+
+
+def _plugin_failure(what: str, exc: BaseException, path: str | None) -> BaseException:
+    """One line saying why a plug-in did not load (its line number when it is a file); Ctrl-C
+    stays an interruption."""
+    if isinstance(exc, KeyboardInterrupt):
+        return exc
+    if isinstance(exc, SystemExit):
+        return CGTError(
+            f"{what} called sys.exit({exc.code!r}) while loading: a plug-in must not exit"
+        )
+    if isinstance(exc, SyntaxError):
+        return CGTError(f"{what} has a syntax error at line {exc.lineno}: {exc.msg}")
+    if isinstance(exc, ModuleNotFoundError) and path is None and exc.name == what.split("'")[1]:
+        return CGTError(f"cannot import {what}: no such module")
+    where = ""
+    if path is not None:
+        lines = [f.lineno for f in traceback.extract_tb(exc.__traceback__) if f.filename == path]
+        where = f" at line {lines[-1]}" if lines else ""
+    message = (str(exc).splitlines() or [""])[0][:300]
+    return CGTError(f"{what} failed while loading{where}: {type(exc).__name__}: {message}")

@@ -21,6 +21,7 @@ from cgt.errors import CGTError, ParameterError
 from cgt.progress import StderrProgress, forget_progress, latest_progress
 from cgt.protocol import Game
 from cgt.registry import game_class, game_names, load_game, load_plugin
+from cgtapp.commands.bounds import SECONDS
 
 #: Exit status of a run interrupted by Ctrl-C (128 + SIGINT, as shells report it).
 EXIT_INTERRUPTED = 130
@@ -136,7 +137,7 @@ def show_command(game_name: str, position: str | None, params: tuple[str, ...]) 
         click.echo(f"game over: {result.label} for {player} (to move)")
         return
     names = [game.move_name(pos, m) for m in game.moves(pos)]
-    click.echo(f"{player} to move; {len(names)} legal moves:")
+    click.echo(f"{player} to move; {len(names)} legal move{'' if len(names) == 1 else 's'}:")
     click.echo("  " + " ".join(names))
 
 
@@ -183,7 +184,7 @@ def show_command(game_name: str, position: str | None, params: tuple[str, ...]) 
 )
 @click.option(
     "--max-seconds",
-    type=click.FloatRange(min=0, min_open=True),
+    type=SECONDS,
     default=None,
     help="Give up after this many seconds (any solver) and say how far it got.",
 )
@@ -265,11 +266,10 @@ def solve_command(
     game = make_game(game_name, params)
     pos = parse_position(game, position)
     from solvers import solve
+    from solvers.api import auto_search_solver
     from solvers.budget import SearchBudgetExceeded
     from solvers.database import SolutionDatabase
-    from solvers.retrograde import retrograde
-    from solvers.saved import command_line, solve_and_store, stores_packed
-    from solvers.split import solve_by_openings
+    from solvers.saved import command_line, solve_and_store, solve_and_store_rows, stores_packed
 
     if solver == "alphabeta" and not game.acyclic:
         click.echo(
@@ -278,10 +278,14 @@ def solve_command(
             "(or compiled, or auto) fits better",
             err=True,
         )
+    if db is not None and not save and jobs == 1:
+        click.echo("cgt: warning: --db is used with --save or --jobs; this solve stores nothing",
+                   err=True)  # fmt: skip
     progress = StderrProgress(f"solve {game.label()}")
-    database = SolutionDatabase(db) if (save or jobs > 1 or db is not None) else None
+    database = SolutionDatabase(db) if (save or jobs > 1) else None
+    split_solver = solver if solver in ("alphabeta", "compiled") else auto_search_solver(game)
     try:
-        if save and solver == "compiled" and jobs == 1 and stores_packed(game):
+        if save and solver in ("compiled", "auto") and jobs == 1 and stores_packed(game):
             assert database is not None
             result, _ = solve_and_store(
                 game,
@@ -293,27 +297,21 @@ def solve_command(
                 max_seconds=max_seconds,
                 command=command_line(click.get_current_context().find_root().obj),
             )
-        elif jobs > 1 or (database is not None and solver in ("alphabeta", "compiled")):
-            assert database is not None
-            result = solve_by_openings(
+        elif database is not None:  # --jobs, or --save of rows
+            result = solve_and_store_rows(
                 game,
                 pos,
+                database,
+                solver=solver,
+                split_solver=split_solver,
                 jobs=jobs,
                 backend=backend,
-                remoteness=not value_only,
                 symmetry=not no_symmetry,
+                remoteness=not value_only,
                 tt_entries=tt_entries or (1 << 20),
-                database=database,
                 progress=progress,
-                solver="compiled" if solver == "compiled" else "alphabeta",
                 max_seconds=max_seconds,
             )
-        elif database is not None:
-            solution = retrograde(
-                game, pos, symmetry=not no_symmetry, progress=progress, max_seconds=max_seconds
-            )
-            database.store(game, solution, solver="retrograde")
-            result = solution.result(pos)
         else:
             result = solve(
                 game,
@@ -328,6 +326,9 @@ def solve_command(
                 tier_dir=tier_dir,
             )
     except SearchBudgetExceeded as stopped:
+        # the solver's clock starts late (after loading, compiling, enumerating): say the
+        # time the whole solve took
+        stopped = SearchBudgetExceeded(stopped.nodes, progress.seconds(), stopped.unit)
         if as_json:
             emit_json(
                 {
@@ -347,7 +348,7 @@ def solve_command(
                     "last_progress": progress.latest,
                 }
             )
-        raise
+        raise stopped from None
     finally:
         progress.close()
     data = result.as_dict()
@@ -390,11 +391,14 @@ def query_command(
 ) -> None:
     """Value, remoteness and best moves of a solved position, without solving again: from a
     packed solution of these parameters when one holds it, else from the database's rows."""
+    from solvers.database import SolutionDatabase
     from solvers.query import query_position
 
     game = make_game(game_name, params)
     pos = parse_position(game, position)
-    answer = query_position(game, pos, db)
+    answer = query_position(
+        game, pos, None if db is None else SolutionDatabase(db, must_exist=True)
+    )
     if as_json:
         emit_json(answer.as_dict())
         return
@@ -455,7 +459,8 @@ def check_command(
     from proofs.certificates import write_certificate
     from proofs.registry import all_claims, get_claim, run_claim
 
-    entries = [get_claim(c) for c in claims] if claims else all_claims()
+    # a claim named twice runs once, in the order first named
+    entries = [get_claim(c) for c in dict.fromkeys(claims)] if claims else all_claims()
     if list_only:
         if as_json:
             emit_json([{"claim": c.id, "game": c.game, "statement": c.statement} for c in entries])
@@ -488,6 +493,20 @@ def _add_optional_commands() -> None:
         cli.add_command(command)
 
 
+#: Longest error message printed whole: a message that quotes a pasted 100 kB position is
+#: cut in the middle, keeping what it says about the input at both ends.
+MESSAGE_CHARACTERS = 400
+
+
+def shortened(message: str) -> str:
+    """``message`` on one line of at most about :data:`MESSAGE_CHARACTERS` characters."""
+    message = " ".join(message.splitlines())
+    if len(message) <= MESSAGE_CHARACTERS:
+        return message
+    cut = len(message) - MESSAGE_CHARACTERS + 100
+    return f"{message[:300]} [... {cut:,} characters ...] {message[-100:]}"
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     """Entry point of the ``cgt`` console script."""
     _add_optional_commands()
@@ -497,15 +516,18 @@ def main(argv: Sequence[str] | None = None) -> None:
         # the arguments ride along so that stored results can say which command made them
         cli.main(args=args, prog_name="cgt", standalone_mode=False, obj={"argv": args})
     except CGTError as exc:
-        click.echo(f"cgt: {exc.label}: {exc}", err=True)
+        click.echo(f"cgt: {exc.label}: {shortened(str(exc))}", err=True)
         sys.exit(exc.exit_status)
     except (click.exceptions.Abort, KeyboardInterrupt):
         running = latest_progress()
         how_far = f" after {running.how_far()}" if running is not None else ""
         click.echo(f"cgt: interrupted{how_far}", err=True)  # click ends the progress line
         sys.exit(EXIT_INTERRUPTED)
+    except click.exceptions.NoArgsIsHelpError as exc:  # "cgt", "cgt db": what they offer
+        click.echo(exc.ctx.get_help() if exc.ctx is not None else exc.format_message())
+        sys.exit(0)
     except click.ClickException as exc:
-        click.echo(f"cgt: error: {exc.format_message()}", err=True)
+        click.echo(f"cgt: error: {shortened(exc.format_message())}", err=True)
         sys.exit(2)
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)

@@ -54,6 +54,19 @@ def _names(plugins: list[KernelPlugin]) -> str:
     return ", ".join(p.game for p in plugins)
 
 
+def auto_retrograde_limit(game: Game[Any, Any], max_positions: int = AUTO_MAX_POSITIONS) -> int:
+    """Positions "auto" enumerates by retrograde before it searches instead."""
+    if game.name in compiled_solver_names():
+        return min(max_positions, AUTO_MAX_POSITIONS_BEFORE_KERNEL)
+    return max_positions
+
+
+def auto_search_solver(game: Game[Any, Any]) -> str:
+    """The search "auto" runs when the graph is too big to enumerate: the game's kernel, else
+    alpha-beta."""
+    return "compiled" if game.name in compiled_solver_names() else "alphabeta"
+
+
 def kernel_table_bytes(tt_entries: int) -> int:
     """Memory of a compiled kernel's transposition table of ``tt_entries`` slots."""
     from solvers.kernels import estimate_bytes
@@ -174,10 +187,7 @@ def solve(
         # Small graphs: retrograde (exact remoteness of every position); larger ones: the
         # kernel if the game has one and it takes the board, else retrograde up to the full
         # limit, else alpha-beta.
-        first_limit = (
-            min(max_positions, AUTO_MAX_POSITIONS_BEFORE_KERNEL) if has_kernel else max_positions
-        )
-        result = enumerate_all(first_limit)
+        result = enumerate_all(auto_retrograde_limit(game, max_positions))
         if result is None and has_kernel:
             result = compiled(fall_back=True)
             if result is None and max_positions > AUTO_MAX_POSITIONS_BEFORE_KERNEL:

@@ -94,8 +94,15 @@ def key_text(key: Hashable) -> str:
 class SolutionDatabase:
     """Solved positions of every game, persisted in one SQLite file."""
 
-    def __init__(self, path: Path | str | None = None) -> None:
+    def __init__(self, path: Path | str | None = None, *, must_exist: bool = False) -> None:
+        """Open (creating it, unless ``must_exist``: a reader given a mistyped path must not
+        make an empty database and its folders) the database at ``path``."""
         self.path = Path(path) if path is not None else default_path()
+        if must_exist and not self.path.exists():
+            raise DatabaseError(
+                f"solution database {self.path} does not exist (nothing was saved there; "
+                "check the path)"
+            )
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
@@ -148,7 +155,7 @@ class SolutionDatabase:
     def register_packed(self, entry: PackedEntry) -> None:
         """Index a packed solution file (replacing an entry with the same path)."""
         row = (
-            str(entry.path),
+            self._path_text(entry.path),
             entry.game,
             params_text(entry.params),
             entry.root,
@@ -184,14 +191,33 @@ class SolutionDatabase:
         if conditions:
             query += " WHERE " + " AND ".join(conditions)
         rows = self._select(query + " ORDER BY created DESC", values)
-        return [PackedEntry(Path(r[0]), r[1], json.loads(r[2]), r[3], *r[4:]) for r in rows]
+        return [
+            PackedEntry(self._stored_path(r[0]), r[1], json.loads(r[2]), r[3], *r[4:]) for r in rows
+        ]
+
+    def _path_text(self, path: Path) -> str:
+        """How the index names a packed file: relative to the database's folder when it lies
+        there, so that moving the folder keeps every stored solution found."""
+        folder = self.path.parent.resolve()
+        try:
+            return Path(path).resolve().relative_to(folder).as_posix()
+        except ValueError:
+            return str(Path(path).resolve())
+
+    def _stored_path(self, text: str) -> Path:
+        path = Path(text)
+        if not path.is_absolute():
+            return self.path.parent / path
+        beside = self.packed_dir / path.name  # an older absolute entry whose folder moved
+        return beside if not path.exists() and beside.exists() else path
 
     def remove_packed(self, entry: PackedEntry) -> None:
         """Forget a packed solution and delete its file."""
         try:
             with self.connection:
                 self.connection.execute(
-                    "DELETE FROM packed_solutions WHERE path=?", (str(entry.path),)
+                    "DELETE FROM packed_solutions WHERE path IN (?, ?)",
+                    (self._path_text(entry.path), str(entry.path)),
                 )
         except sqlite3.Error as exc:
             raise self._error(exc) from None

@@ -61,6 +61,7 @@ CREATE TABLE IF NOT EXISTS frontier_jobs (
 
 #: The largest tree above the frontier that is built (positions); deeper frontiers are
 #: refused with a message rather than filling the memory.
+ProgressCallback = Callable[[dict[str, Any]], None]
 DEFAULT_MAX_TREE = 2_000_000
 
 
@@ -144,23 +145,32 @@ def build_tree(
     *,
     symmetry: bool = True,
     max_nodes: int = DEFAULT_MAX_TREE,
+    deadline: Deadline | None = None,
+    progress: ProgressCallback | None = None,
 ) -> FrontierTree:
     """Every position at most ``depth`` plies below ``position``, breadth first, each once.
 
     A position reached again (by a transposition, a symmetric image, or a repetition) is the
-    same node, first reached at its smallest depth."""
+    same node, first reached at its smallest depth. A deep frontier takes long to build:
+    ``deadline`` is checked and ``progress`` told at every expanded node."""
     if not isinstance(depth, int) or isinstance(depth, bool) or depth < 0:
         raise ParameterError(f"frontier depth must be an integer >= 0, got {depth!r}")
     key = game.canonical_key(position) if symmetry else game.key(position)
     tree = FrontierTree(depth, [key], [position], [0], [[]], [game.result(position)])
     tree.index[key] = 0
     level = [0]
-    for _ in range(depth):
+    for plies in range(1, depth + 1):
         following: list[int] = []
         for node in level:
             if tree.terminal[node] is None:
                 following += expand(game, tree, node, symmetry=symmetry, max_nodes=max_nodes)
+            if deadline is not None:
+                deadline.check(len(tree), "positions of the tree above the frontier")
+            if progress is not None:
+                progress({"phase": "frontier tree", "depth": plies, "positions": len(tree)})
         level = following
+        if not level:
+            break  # every line ended before the depth asked for
     return tree
 
 
@@ -492,15 +502,23 @@ def solve_job(
     tt_entries: int | None,
     max_seconds: float | None,
     method: str = "alphabeta",
+    run_ends: float | None = None,
 ) -> tuple[int | None, int, float]:
     """Solve one job (value only): ``(outcome code or None if the budget ran out, nodes,
     seconds)``. Runs in a worker process or on a cluster node, so it returns plain data.
     ``method`` is the compiled kernel's search: alpha-beta or df-pn. Compiled jobs search
     the root alone (a job needs its value, not its moves' values) with the process's kept
-    kernel (:func:`job_kernel`)."""
+    kernel (:func:`job_kernel`). ``run_ends``: the wall-clock moment (``time.time``, the one
+    clock workers share) the whole run stops; a job that starts late in a batch gets what is
+    left of the run, not the batch's budget."""
     from solvers.api import solve
 
     started = time.perf_counter()
+    if run_ends is not None:
+        left = run_ends - time.time()
+        if left <= 0:
+            return None, 0, 0.0
+        max_seconds = left if max_seconds is None else min(max_seconds, left)
     kernel = job_kernel(game, tt_entries, method) if solver == "compiled" else None
     if kernel is not None:
         from solvers.kernels.table import S_NODES
@@ -601,9 +619,6 @@ class FrontierStatus:
         }
 
 
-ProgressCallback = Callable[[dict[str, Any]], None]
-
-
 def solve_frontier(
     game: Game[Any, Any],
     position: Any = None,
@@ -653,7 +668,15 @@ def solve_frontier(
     deadline = Deadline(max_seconds)
     if position is None:
         position = game.initial_position()
-    tree = build_tree(game, position, depth, symmetry=symmetry, max_nodes=max_tree)
+    tree = build_tree(
+        game,
+        position,
+        depth,
+        symmetry=symmetry,
+        max_nodes=max_tree,
+        deadline=deadline,
+        progress=progress,
+    )
     store = JobStore(database, game)
     known: dict[int, Outcome] = {}
     tried = store.attempts()
@@ -724,14 +747,21 @@ def solve_frontier(
         budget = job_seconds
         if remaining is not None:
             budget = remaining if budget is None else min(budget, remaining)
+        run_ends = None if remaining is None else time.time() + remaining
         outputs = make_parallel(jobs, backend)(
-            delayed(solve_job)(game, tree.positions[node], solver, tt_entries, budget, method)
+            delayed(solve_job)(
+                game, tree.positions[node], solver, tt_entries, budget, method, run_ends
+            )
             for node in pending
         )
         for node, (code, nodes, seconds) in zip(pending, outputs):
             outcome = None if code is None else Outcome(code)
             # an attempt cut short by the run's own deadline is not the job's budget spent
-            recorded_budget = job_seconds if outcome is None and budget == job_seconds else None
+            # a job still running when the run ended may have had less than its budget: it
+            # is tried again rather than marked open
+            run_over = run_ends is not None and time.time() >= run_ends
+            spent = budget == job_seconds and not run_over
+            recorded_budget = job_seconds if outcome is None and spent else None
             if outcome is None and recorded_budget is None:
                 stopped = True
             store.record(

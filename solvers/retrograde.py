@@ -356,6 +356,8 @@ def retrograde(
                 if child_id not in children_seen:
                     children_seen.add(child_id)
                     child_ids.append(child_id)
+                    if not len(child_ids) & 63:  # one position of a big board has thousands
+                        deadline.check(len(ids), "positions enumerated")
             if not children_seen:
                 raise ValueError(
                     f"{game.name}: position {game.render(position)!r} has no legal move but "
@@ -365,8 +367,7 @@ def retrograde(
         else:
             terminal_codes.append(int(outcome))
         child_ptr.append(len(child_ids))
-        if not len(to_move) & 255:
-            deadline.check(len(ids), "positions enumerated")
+        deadline.check(len(ids), "positions enumerated")
         if reporter.due(len(to_move)):
             reporter.report({"phase": "enumerate", "expanded": len(to_move), "positions": len(ids)})
 

@@ -23,9 +23,12 @@ import numpy as np
 from cgt.errors import ParameterError
 from cgt.protocol import Game
 from solvers import store
+from solvers.api import auto_retrograde_limit
+from solvers.budget import Deadline
 from solvers.database import PackedEntry, SolutionDatabase, params_text
 from solvers.result import SolveResult
-from solvers.retrograde import ProgressCallback
+from solvers.retrograde import PositionLimitExceeded, ProgressCallback, retrograde
+from solvers.split import solve_by_openings
 
 #: Records converted at a time while writing (16 blocks: 16 MiB of records).
 CHUNK_RECORDS = 16 * store.RECORDS_PER_BLOCK
@@ -174,6 +177,56 @@ def solve_and_store(
     database.register_packed(entries[0])
     result.extra["requested_solver"] = "compiled"
     return result, entries[0]
+
+
+def solve_and_store_rows(
+    game: Game[Any, Any],
+    position: Any,
+    database: SolutionDatabase,
+    *,
+    solver: str,
+    split_solver: str,
+    jobs: int = 1,
+    backend: str = "loky",
+    symmetry: bool,
+    remoteness: bool,
+    tt_entries: int,
+    progress: ProgressCallback | None,
+    max_seconds: float | None,
+) -> SolveResult:
+    """Solve ``position`` and keep its positions as rows of ``database`` (``cgt solve --save``
+    or ``--jobs``). ``auto`` takes the road it takes without ``--save``: retrograde (every
+    position stored) while the graph is small, else the openings searched by
+    ``split_solver``, each checkpointed as it is proven; ``--jobs`` and the searches go to
+    the openings at once."""
+    deadline = Deadline(max_seconds)
+    if jobs == 1 and solver in ("auto", "retrograde"):
+        limit = None if solver == "retrograde" else auto_retrograde_limit(game)
+        options: dict[str, Any] = {
+            "symmetry": symmetry,
+            "progress": progress,
+            "max_positions": limit,
+        }
+        try:
+            solution = retrograde(game, position, max_seconds=deadline.remaining(), **options)
+        except PositionLimitExceeded:
+            pass  # too big to enumerate: search the openings
+        else:
+            database.store(game, solution, solver="retrograde")
+            return solution.result(position)
+    return solve_by_openings(
+        game,
+        position,
+        jobs=jobs,
+        backend=backend,
+        remoteness=remoteness,
+        symmetry=symmetry,
+        tt_entries=tt_entries,
+        database=database,
+        progress=progress,
+        solver=split_solver,
+        max_seconds=deadline.remaining(),
+    )
 
 
 def command_line(context: dict[str, Any] | None = None) -> str:

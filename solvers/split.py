@@ -68,6 +68,8 @@ def check_backend(backend: str) -> None:
     """Refuse an unknown joblib backend by name before any work starts."""
     from joblib.parallel import BACKENDS, EXTERNAL_BACKENDS
 
+    if backend == "dask":
+        _require_dask_client()
     if backend in BACKENDS:
         return
     if backend in EXTERNAL_BACKENDS:
@@ -83,6 +85,25 @@ def check_backend(backend: str) -> None:
         f"unknown joblib backend {backend!r} (registered: {', '.join(sorted(BACKENDS))}); "
         "register a cluster backend in a plugin loaded with 'cgt --load FILE.py'"
     )
+
+
+def _require_dask_client() -> None:
+    """joblib's dask backend sends jobs to the dask.distributed client of the process; without
+    one it fails on the first job with a long message, so refuse before any work."""
+    try:
+        from distributed import get_client
+    except ImportError:
+        raise ParameterError(
+            "joblib backend 'dask' needs dask.distributed (pip install dask distributed)"
+        ) from None
+    try:
+        get_client()
+    except ValueError:
+        raise ParameterError(
+            "joblib backend 'dask' needs a dask.distributed client: connect one in a plugin "
+            "loaded with --load, e.g. a file holding 'from dask.distributed import Client; "
+            'Client("tcp://SCHEDULER:8786")\' (Client() starts a cluster on this machine)'
+        ) from None
 
 
 def make_parallel(jobs: int, backend: str) -> Any:

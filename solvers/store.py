@@ -27,13 +27,16 @@ the records (mostly long runs of draws and non-positions) shrink many times over
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import struct
+import tempfile
 import threading
 import zlib
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -173,20 +176,38 @@ def write_packed_solution(
     is either the old file or the new complete one. Blocks compress on ``threads`` threads
     (default: the CPUs available). An unwritable place is a one-line :class:`StoreError`.
     """
-    from concurrent.futures import ThreadPoolExecutor  # only writers need threads
-
-    import zstandard
-
     path = Path(path)
     meta_bytes = json.dumps(meta, sort_keys=True, default=str).encode()
     chunks = [records] if isinstance(records, np.ndarray) else records
     workers = threads or max(1, len(os.sched_getaffinity(0)))
-    partial = path.with_name(path.name + ".partial")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        handle = open(partial, "wb")  # noqa: SIM115 - closed in the finally below
+        with _writer_lock(path):  # a second writer of the same file waits its turn
+            return _write_packed(
+                path, chunks, meta_bytes, records_per_block, level, workers, progress
+            )
     except OSError as exc:
         raise StoreError(f"cannot write the packed solution {path}: {exc.strerror}") from None
+
+
+def _write_packed(
+    path: Path,
+    chunks: Iterable[np.ndarray],
+    meta_bytes: bytes,
+    records_per_block: int,
+    level: int,
+    workers: int,
+    progress: ProgressCallback | None,
+) -> int:
+    from concurrent.futures import ThreadPoolExecutor  # only writers need threads
+
+    import zstandard
+
+    # a temporary name of its own, renamed over ``path`` only once complete
+    fd, partial_name = tempfile.mkstemp(dir=path.parent, prefix=path.name + ".", suffix=".partial")
+    os.fchmod(fd, 0o644)
+    partial = Path(partial_name)
+    handle = os.fdopen(fd, "wb")
     local = threading.local()
 
     def compress(block: np.ndarray) -> bytes:
@@ -233,15 +254,22 @@ def write_packed_solution(
         os.fsync(handle.fileno())
         handle.close()
         os.replace(partial, path)
-    except OSError as exc:
-        handle.close()
-        partial.unlink(missing_ok=True)
-        raise StoreError(f"cannot write the packed solution {path}: {exc.strerror}") from None
     except BaseException:
         handle.close()
         partial.unlink(missing_ok=True)
         raise
     return offset + len(index)
+
+
+@contextmanager
+def _writer_lock(path: Path) -> Iterator[None]:
+    """Hold the exclusive lock of ``path``'s writers (``<path>.lock``, kept between runs)."""
+    with open(path.with_name(path.name + ".lock"), "a") as lock:
+        fcntl.flock(lock.fileno(), fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock.fileno(), fcntl.LOCK_UN)
 
 
 def _ordered_map(
@@ -330,13 +358,13 @@ class PackedSolution:
         (header_crc,) = struct.unpack("<I", raw[HEADER.size :])
         if raw[len(MAGIC) :] == bytes(HEADER_SIZE - len(MAGIC)):
             raise corrupt("incomplete (its writer did not finish)")
+        if header_crc != _crc(raw[: HEADER.size]):  # first: a flipped bit is no version
+            raise corrupt("damaged (header checksum mismatch)")
         if version != FORMAT_VERSION:
             raise StoreVersionError(
                 f"stored solution {path} has format version {version}; this toolkit reads "
                 f"version {FORMAT_VERSION} (solve again with --save)"
             )
-        if header_crc != _crc(raw[: HEADER.size]):
-            raise corrupt("damaged (header checksum mismatch)")
         index_length = 12 * blocks + 8
         if size < index_offset + index_length:
             raise corrupt(f"truncated ({size:,} of {index_offset + index_length:,} bytes)")

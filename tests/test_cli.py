@@ -131,5 +131,7 @@ def test_query_answers_from_the_database_without_solving(
     assert code == 0
     data = json.loads(out)
     assert data["outcome"] == "win"  # X corner, O adjacent edge: X wins (classical)
-    code, _, err = run(capsys, "query", "tictactoe", "--db", str(tmp_path / "empty.sqlite"))
+    code, _, err = run(capsys, "query", "tictactoe", "--db", str(tmp_path / "missing.sqlite"))
+    assert code == 2 and "does not exist" in err  # a mistyped path is not a new database
+    code, _, err = run(capsys, "query", "tictactoe", "-p", "size=4", "--db", db)
     assert code == 2 and "not in the solution database" in err

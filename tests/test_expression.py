@@ -257,3 +257,17 @@ def test_any_text_reads_or_fails_with_one_line(text: str) -> None:
             evaluate(text)
     except CGTError as exc:
         assert "\n" not in str(exc)
+
+
+@pytest.mark.parametrize(
+    ("text", "printed"), [("*0", "0"), ("{*0|*0}", "*"), ("*0+*3", "*3"), ("*0 == 0", "true")]
+)
+def test_star_zero_is_zero(text: str, printed: str) -> None:
+    # CGSuite reads *0 as the nimber 0, which is the game 0 (it once ended in an AssertionError)
+    assert format_value(evaluate(text)) == printed
+
+
+@pytest.mark.parametrize("text", ["{" * 5000, "(" * 5000 + "1" + ")" * 5000])
+def test_deep_nesting_is_one_error_not_a_recursion_error(text: str) -> None:
+    with pytest.raises(ExpressionError, match="nests too deeply"):
+        evaluate(text)

@@ -5,6 +5,8 @@ other-version file refused in one line, never read as valid."""
 from __future__ import annotations
 
 import struct
+import threading
+import time
 from pathlib import Path
 
 import numpy as np
@@ -111,6 +113,9 @@ def test_other_format_version_is_refused(tmp_path: Path) -> None:
     path = written(tmp_path, random_records(3_000))
     data = bytearray(path.read_bytes())
     data[8:12] = struct.pack("<I", store.FORMAT_VERSION + 1)
+    data[store.HEADER.size : store.HEADER_SIZE] = struct.pack(
+        "<I", store._crc(data[: store.HEADER.size])
+    )
     path.write_bytes(bytes(data))
     with pytest.raises(StoreVersionError, match=f"format version {store.FORMAT_VERSION + 1}"):
         PackedSolution.open(path)
@@ -161,7 +166,58 @@ def test_interrupted_write_leaves_no_file(tmp_path: Path) -> None:
 
     with pytest.raises(KeyboardInterrupt):
         write_packed_solution(path, chunks(), {}, records_per_block=BLOCK)
-    assert list(tmp_path.iterdir()) == []
+    assert [p.name for p in tmp_path.iterdir()] == ["s.cgtpack.lock"]  # the writers' lock
+
+
+def test_a_bit_flipped_in_the_version_field_is_damage_not_a_version(tmp_path: Path) -> None:
+    path = written(tmp_path, random_records(3_000))
+    data = bytearray(path.read_bytes())
+    data[8] ^= 0x01  # version 1 -> 0, the header's checksum left as it was
+    path.write_bytes(bytes(data))
+    with pytest.raises(StoreCorruptError, match="damaged"):
+        PackedSolution.open(path)
+
+
+def test_a_failed_writer_leaves_the_stored_file_whole(tmp_path: Path) -> None:
+    records = random_records(3_000)
+    path = written(tmp_path, records)
+
+    def chunks():  # type: ignore[no-untyped-def]
+        yield random_records(2_500, seed=2)
+        raise OSError(28, "No space left on device")
+
+    with pytest.raises(StoreError, match="No space left"):
+        write_packed_solution(path, chunks(), {}, records_per_block=BLOCK)
+    with PackedSolution.open(path) as solution:
+        assert np.array_equal(solution.load_all(), records)
+
+
+def test_two_writers_of_one_file_at_once_leave_one_whole_file(tmp_path: Path) -> None:
+    """The second writer starts while the first is half way; neither may damage the other
+    (they once shared one temporary file: "checksum mismatch in block 54")."""
+    path = tmp_path / "s.cgtpack"
+    first, second = random_records(20_000, seed=3), random_records(20_000, seed=4)
+    first_half_written = threading.Event()
+
+    def slow_chunks():  # type: ignore[no-untyped-def]
+        yield first[:10_000]
+        first_half_written.set()
+        time.sleep(0.3)  # the second writer starts meanwhile
+        yield first[10_000:]
+
+    def write_second() -> None:
+        first_half_written.wait(10)
+        write_packed_solution(path, second, {"writer": 2}, records_per_block=BLOCK)
+
+    other = threading.Thread(target=write_second)
+    other.start()
+    write_packed_solution(path, slow_chunks(), {"writer": 1}, records_per_block=BLOCK)
+    other.join(10)
+    with PackedSolution.open(path) as solution:
+        solution.verify()
+        expected = {1: first, 2: second}[solution.meta["writer"]]
+        assert np.array_equal(solution.load_all(), expected)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["s.cgtpack", "s.cgtpack.lock"]
 
 
 def test_a_file_whose_writer_did_not_finish_is_refused(tmp_path: Path) -> None:

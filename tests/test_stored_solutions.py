@@ -225,8 +225,41 @@ def test_stored_solution_of_another_version(
     db, path = saved_43
     data = bytearray(path.read_bytes())
     data[8:12] = struct.pack("<I", 99)
+    data[store.HEADER.size : store.HEADER_SIZE] = struct.pack(
+        "<I", store._crc(data[: store.HEADER.size])
+    )  # a file another version wrote whole, not a flipped bit
     path.write_bytes(bytes(data))
     one_line_error(*run(capsys, "query", "entropy", *params_args(), "--db", db)[::2], "version 99")
+
+
+def test_moving_the_database_folder_keeps_its_stored_solutions(
+    saved_43: tuple[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    db, _ = saved_43
+    folder = Path(db).parent
+    moved = folder.parent / (folder.name + "-moved")
+    folder.rename(moved)
+    code, out, err = run(
+        capsys, "query", "entropy", *params_args(), "--db", str(moved / "db.sqlite")
+    )
+    assert code == 0 and "from packed" in out, err
+
+
+def test_two_runs_saving_one_packed_solution_at_once_both_finish(tmp_path: Path) -> None:
+    db = str(tmp_path / "db.sqlite")
+    command = [sys.executable, "-m", "cgtapp", "solve", "interleave", "-p", "size=2",
+               "--solver", "compiled", "--save", "--db", db]  # fmt: skip
+    runs = [
+        subprocess.Popen([*command, *extra], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        for extra in ([], ["-p", "win=stones", "--json"])  # the same solution twice
+    ]
+    for process in runs:
+        _, err = process.communicate(timeout=120)
+        assert process.returncode == 0, err
+    (entry,) = SolutionDatabase(db).packed_solutions()
+    with PackedSolution.open(entry.path) as solution:
+        solution.verify()
+    assert sorted(p.suffix for p in entry.path.parent.iterdir()) == [".cgtpack", ".lock"]
 
 
 def test_stored_solution_with_a_bad_block(

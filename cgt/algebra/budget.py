@@ -108,6 +108,7 @@ class Budget:
     progress: Callable[[dict[str, Any]], None] | None = None
     started: float = field(default_factory=time.monotonic)
     forms_at_start: int = 0
+    next_poll: float = 0.0
 
     def check(self, forms: int, extra_bytes: int = 0, what: str = "") -> None:
         """Raise :class:`BudgetExceeded` if a bound is crossed (``forms``: canonical forms
@@ -188,6 +189,24 @@ class Budget:
         """Called by the table of forms at a checkpoint; returns the next checkpoint."""
         self.check(forms)
         return self._next_checkpoint(forms)
+
+
+POLL_SECONDS = 0.2
+"""Least time between two checks by :func:`poll`."""
+
+
+def poll(forms: int) -> None:
+    """Check the clock and memory of the running computation's budget, if any, at most every
+    :data:`POLL_SECONDS`: for long work that meets forms the table already holds (a game
+    graph of known values, the envelopes of a wide thermograph), where no checkpoint of the
+    table comes. ``forms``: the size of the table of forms now."""
+    budget = active_budget()
+    if budget is None:
+        return
+    now = time.monotonic()
+    if now >= budget.next_poll:
+        budget.next_poll = now + POLL_SECONDS
+        budget.check(forms)
 
 
 def active_budget() -> Budget | None:

@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from cgt.algebra.budget import BudgetExceeded
 from cgt.algebra.game import CanonicalForm, is_dyadic
 from cgt.algebra.generalised import expansion, generalised_up, power, subordinate
 from cgt.algebra.notation import number_tiny, order_key, sorted_options
@@ -116,13 +117,15 @@ def tokenize(text: str) -> list[Token]:
             i += 1
             spaced = True
             continue
-        if char.isdigit():
+        if char in "0123456789":
             match = _NUMBER.match(text, i)
             assert match is not None
             try:
                 value = _number(match.group())
             except ZeroDivisionError:
                 raise _error(column, f"division by zero in {match.group()!r}") from None
+            except ValueError:  # Python converts at most 4,300 digits
+                raise _error(column, f"a number of {len(match.group()):,} digits") from None
             tokens.append(Token("NUMBER", match.group(), column, spaced, value))
             i = match.end()
         elif char in "^v" or char in _UNICODE_ARROWS:
@@ -607,9 +610,9 @@ class Evaluator:
         return value
 
     def _literal(self, node: Literal) -> Value:
-        if node.ups is None and node.star == 0:
-            assert node.number is not None
-            return node.number if not is_dyadic(node.number) else CanonicalForm.number(node.number)
+        if node.ups is None and node.star == 0 and node.number is not None:
+            # a number stays one until an operation needs its game form (10^6 has 10^6 forms)
+            return node.number
         number = Fraction(0) if node.number is None else node.number
         if not is_dyadic(number):
             raise ExpressionError(
@@ -746,7 +749,7 @@ class Evaluator:
         try:
             return function(self, node, args)
         except CGTError as exc:
-            if str(exc).startswith("column"):
+            if str(exc).startswith("column") or isinstance(exc, BudgetExceeded):
                 raise
             raise ExpressionError(f"column {node.column}: {node.name}: {exc}") from None
 
@@ -1024,11 +1027,15 @@ def format_thermograph(graph: Any) -> str:
     )
 
 
-def evaluate(text: str, evaluator: Evaluator | None = None) -> Value:
-    """The value of a CGSuite expression (see the module docstring for the grammar)."""
-    tree = parse(text)
+def evaluate(
+    text: str, evaluator: Evaluator | None = None, *, numbers_as_games: bool = True
+) -> Value:
+    """The value of a CGSuite expression (see the module docstring for the grammar).
+
+    A dyadic number comes back as its canonical form unless ``numbers_as_games`` is false
+    (then as a :class:`~fractions.Fraction`: the form of 10^6 has 10^6 subpositions)."""
     try:
-        value = (evaluator or Evaluator())(tree)
+        value = (evaluator or Evaluator())(parse(text))
     except RecursionError:
         raise ExpressionError(
             "the expression nests too deeply for Python's stack (a game of thousands of "
@@ -1036,6 +1043,8 @@ def evaluate(text: str, evaluator: Evaluator | None = None) -> Value:
         ) from None
     if getattr(value, "outside_braces", False):  # a bare pass: an edge with no braces
         raise ExpressionError("column 1: pass stands outside braces")
+    if numbers_as_games and isinstance(value, Fraction) and is_dyadic(value):
+        return CanonicalForm.number(value)
     return value
 
 

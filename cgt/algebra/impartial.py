@@ -15,6 +15,8 @@ from functools import reduce
 from operator import xor
 from typing import Any
 
+from cgt.algebra.budget import poll
+from cgt.algebra.game import table_size
 from cgt.errors import ParameterError
 
 HeapMoves = Callable[[int], Iterable[tuple[int, ...]]]
@@ -72,6 +74,7 @@ class GrundyCalculator:
         ]
         result = 0
         while stack:
+            poll(table_size())  # a heap of 1,000 tokens visits half a million moves
             node, children, seen = stack[-1]
             advanced = False
             for child in children:

@@ -17,6 +17,7 @@ from functools import cache
 from itertools import pairwise
 from typing import Any
 
+from cgt.algebra.budget import poll
 from cgt.algebra.game import (
     CanonicalForm,
     add_id,
@@ -28,6 +29,7 @@ from cgt.algebra.game import (
     number_id,
     number_of_id,
     right_options_id,
+    table_size,
     uptimal_of_id,
 )
 from cgt.errors import ParameterError
@@ -128,6 +130,7 @@ def _envelope(walls: list[Wall], pick: Any) -> Wall:
     extra: set[Fraction] = set()
     spans = [*pairwise(breaks), (breaks[-1], None)]
     for start, end in spans:
+        poll(table_size())  # wide envelopes (*600) take long over forms already known
         lines = [(w(start), w.slope_after(start)) for w in walls]
         for i in range(len(lines)):
             for j in range(i + 1, len(lines)):
@@ -193,6 +196,12 @@ def _thermograph(g: int) -> Thermograph:
     if x is not None:
         vertical = Wall.constant(x)
         return Thermograph(vertical, vertical, number_temperature(x), x)
+    left_stop, right_stop = _stops(g)
+    if left_stop == right_stop:
+        # the walls start at the stops and meet where they first touch: at t = 0 here
+        # (infinitesimals such as *1000, whose envelopes would take minutes)
+        vertical = Wall.constant(left_stop)
+        return Thermograph(vertical, vertical, Fraction(0), left_stop)
     left_scaffold = _envelope(
         [_thermograph(gl).right_wall for gl in left_options_id(g)], max
     ).shifted(-1)

@@ -29,7 +29,8 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable
 from typing import Any
 
-from cgt.algebra.game import ZERO_ID, CanonicalForm, add_id, canonical_id
+from cgt.algebra.budget import poll
+from cgt.algebra.game import ZERO_ID, CanonicalForm, add_id, canonical_id, table_size
 from cgt.algebra.impartial import GrundyCalculator
 from cgt.algebra.loopy import GameGraph, LoopyValue, value_of_graph
 from cgt.errors import CGTError, ParameterError
@@ -137,6 +138,8 @@ class ValueCalculator:
     def _value_id(self, position: Any, *, as_component: bool) -> int:
         if self.shortcut is not None and self.shortcut.covers(position):
             return self.shortcut.value_id(position)
+        # a graph of values the table already holds makes no new forms to check at
+        poll(table_size())
         position = self._normalised(position)
         key = self.game.canonical_key(position)
         found = self.table.get(key)

@@ -344,7 +344,8 @@ class Lag(Game[LagPosition, LagMove]):
         forward move raises it; a sideways move must lower the side's object count, which
         only its own forward moves or the loss of a piece raise again, so the side cannot
         come back to its setup either. Such a side has captured nothing, so the other side
-        has all its pieces; and if it is the side that moves first, no move was made at all.
+        has all its pieces; and if it is the side that moves first, no move was made at all,
+        while if it moves second, the other side made one move at most.
         """
         setup = self._setup_position
         if setup is None:  # parsing the setup itself
@@ -366,6 +367,18 @@ class Lag(Game[LagPosition, LagMove]):
                     f"lag position: {self.players[side]}, who moves first, never moved (its "
                     "pieces stand exactly as set up), so only the setup itself can arise"
                 )
+            # the side moving second never moved: the first side made one move at most
+            if position != setup and position not in self._setup_children():
+                raise PositionError(
+                    f"lag position: {self.players[side]} never moved (its pieces stand "
+                    f"exactly as set up), so {self.players[other]} made one move at most, "
+                    "and no single move from the setup gives this position"
+                )
+
+    def _setup_children(self) -> set[LagPosition]:
+        setup = self._setup_position
+        assert setup is not None
+        return {self.play(setup, move) for move in self.moves(setup)}
 
     def render(self, position: LagPosition) -> str:
         board = self.board.render_cells(self._cells(position), _SYMBOLS)

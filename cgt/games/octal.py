@@ -44,10 +44,17 @@ def parse_heaps(text: str, what: str = "heaps") -> tuple[int, ...]:
     """Sorted non-empty heap sizes from ``"3,4,5"``; :class:`ParameterError` if malformed."""
     sizes: list[int] = []
     for part in text.replace(" ", "").split(","):
-        if not part.isdigit():
+        if not (part.isascii() and part.isdigit()):
             raise ParameterError(f"{what}: expected comma-separated heap sizes, got {text!r}")
+        if len(part) > len(str(MAX_HEAP)) or int(part) > MAX_HEAP:
+            raise ParameterError(f"{what}: a heap of more than {MAX_HEAP:,} tokens, got {part}")
         sizes.append(int(part))
     return tuple(sorted(s for s in sizes if s > 0))
+
+
+#: Largest heap: a heap lists one move per smaller heap (and its splits), so a heap of
+#: 10^23 tokens hangs every command on its first list of moves.
+MAX_HEAP = 1_000_000
 
 
 class HeapGame(Game[HeapsPosition, HeapMove]):

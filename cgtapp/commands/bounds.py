@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import math
 import sys
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -20,6 +21,27 @@ T = TypeVar("T")
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+class Seconds(click.ParamType):
+    """A positive, finite number of seconds (``FloatRange`` lets ``nan`` and ``inf`` through,
+    which then fail deep inside a solver, under the solver's own parameter name)."""
+
+    name = "SECONDS"
+
+    def convert(
+        self, value: Any, param: click.Parameter | None, ctx: click.Context | None
+    ) -> float:
+        try:
+            seconds = float(value)
+        except (TypeError, ValueError):
+            self.fail(f"{value!r} is not a number of seconds", param, ctx)
+        if not math.isfinite(seconds) or seconds <= 0:
+            self.fail(f"{value!r} is not a positive number of seconds", param, ctx)
+        return seconds
+
+
+SECONDS = Seconds()
+
+
 def default_max_memory() -> int:
     """Half the machine's memory (4 GiB when the system does not say)."""
     total = physical_memory()
@@ -32,7 +54,7 @@ def bound_options(command: F) -> F:
     options = [
         click.option(
             "--max-seconds",
-            type=click.FloatRange(min=0, min_open=True),
+            type=SECONDS,
             default=None,
             help="Give up after this many seconds and say how far the computation got.",
         ),

@@ -29,7 +29,7 @@ def database_listing(db: Path | None) -> dict[str, Any]:
     its positions stored as rows."""
     from solvers.database import SolutionDatabase
 
-    database = SolutionDatabase(db)
+    database = SolutionDatabase(db, must_exist=db is not None)
     packed = []
     for entry in database.packed_solutions():
         item = entry.as_dict()
@@ -90,7 +90,7 @@ def remove_command(game_name: str, params: tuple[str, ...], db: Path | None) -> 
     from solvers.database import SolutionDatabase
 
     game = make_game(game_name, params)
-    database = SolutionDatabase(db)
+    database = SolutionDatabase(db, must_exist=db is not None)
     removed = []
     for entry in database.packed_solutions(game.name, dict(game.parameters)):
         database.remove_packed(entry)

@@ -15,12 +15,14 @@ The grammar and the function library: :mod:`cgt.algebra.expression`.
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 import click
 
 from cgt.algebra.expression import evaluate, format_value, value_kind
+from cgt.algebra.game import CanonicalForm, is_dyadic
 from cgt.errors import CGTError
 from cgt.progress import StderrProgress
 from cgtapp.commands.bounds import bound_options, make_budget, run_bounded
@@ -109,7 +111,9 @@ def eval_command(
     progress = StderrProgress("eval")
 
     def compute() -> tuple[Any, dict[str, Any] | None, str]:
-        value = evaluate(expression)
+        value = evaluate(expression, numbers_as_games=False)  # a number prints at once
+        if (as_json or plot is not None) and isinstance(value, Fraction) and is_dyadic(value):
+            value = CanonicalForm.number(value)  # its temperature theory is a game's
         return value, (eval_report(value, expression) if as_json else None), format_value(value)
 
     try:

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
+from cgt.errors import EXIT_STOPPED, CGTError
 from cgt.progress import StderrProgress
+from cgtapp.commands.bounds import SECONDS
 
 
 @click.command("frontier")
@@ -35,14 +38,14 @@ from cgt.progress import StderrProgress
 )
 @click.option(
     "--job-seconds",
-    type=click.FloatRange(min=0, min_open=True),
+    type=SECONDS,
     default=None,
     help="Budget of one job; a job that runs out is recorded as open and skipped until a "
     "run gives jobs a larger budget.",
 )
 @click.option(
     "--max-seconds",
-    type=click.FloatRange(min=0, min_open=True),
+    type=SECONDS,
     default=None,
     help="Stop the run after this many seconds (proven jobs stay stored).",
 )
@@ -96,9 +99,12 @@ def frontier_command(
     are proven (won / lost for the player to move), open, or not started.
     """
     from cgtapp.cli import emit_json, make_game, parse_position
+    from solvers.budget import SearchBudgetExceeded
     from solvers.database import SolutionDatabase
     from solvers.frontier import solve_frontier
 
+    if split and job_seconds is None:
+        raise click.UsageError("--split needs --job-seconds (the budget a job runs out of)")
     game = make_game(game_name, params)
     pos = parse_position(game, position)
     database = SolutionDatabase(db)
@@ -121,14 +127,37 @@ def frontier_command(
             split=split,
             method=method,
         )
+    except SearchBudgetExceeded as stopped:  # before any job: while building the tree
+        if as_json:
+            emit_json({"status": "stopped", "reason": str(stopped), "seconds": stopped.seconds})
+        raise
     finally:
         progress.close()
         database.close()
-    if as_json:
-        emit_json(status.as_dict())
-        return
     data = status.as_dict()
-    click.echo(f"game:      {game.label()}   position: {data['position']}")
+    if as_json:
+        emit_json(data)
+    else:
+        print_status(data, depth, game.label())
+    run = data["this_run"]
+    if run["stopped_by_budget"] and max_seconds is not None:
+        raise FrontierStopped(
+            f"--max-seconds {max_seconds:g} reached: {run['jobs']:,} jobs ran this run, "
+            f"{data['proven']:,} of {data['jobs']:,} are proven (kept in the database: the same "
+            "command resumes)"
+        )
+
+
+class FrontierStopped(CGTError):
+    """A frontier run stopped by ``--max-seconds`` (exit status 3, not an error)."""
+
+    exit_status = EXIT_STOPPED
+    label = "stopped"
+
+
+def print_status(data: dict[str, Any], depth: int, label: str) -> None:
+    """The frontier's status as text."""
+    click.echo(f"game:      {label}   position: {data['position']}")
     click.echo(
         f"frontier:  {data['jobs']:,} jobs at depth {depth} "
         f"({data['tree_positions']:,} positions down to it, up to symmetry)"

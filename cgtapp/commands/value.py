@@ -94,6 +94,8 @@ def value_report(
         "temperature": str(graph.temperature),
         "birthday": value.birthday(),
     }
+    if not game.impartial:  # Left's options are the moves of the game's first player
+        report["left"], report["right"] = game.players[0], game.players[1]
     parts = game.components(position)
     if parts is not None and len(parts) >= 2:  # independent components: the value is their sum
         report["components"] = [
@@ -165,6 +167,8 @@ def loopy_report(game: Any, position: Any, value: LoopyValue) -> dict[str, Any]:
         "stopper": value.is_stopper(),
         "outcome": value.outcome(),
         "first_player_outcomes": value.outcomes(),
+        "left": game.players[0],
+        "right": game.players[1],
     }
     if not value.is_stopper():
         report["onside"] = str(value.onside)
@@ -219,6 +223,8 @@ def value_command(
         click.echo(json.dumps(report, indent=2))
         return
     click.echo(f"{report['game']} {report['position']}")
+    if report.get("left", "Left") != "Left":
+        click.echo(f"  players      Left is {report['left']}, Right is {report['right']}")
     click.echo(f"  value        {report['canonical']}")
     if report.get("loopy"):
         click.echo(f"  outcome      {report['outcome']} ({OUTCOME_WORDS[report['outcome']]})")
