@@ -9,7 +9,6 @@ Progress of long runs goes to stderr, results to stdout.
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -17,53 +16,17 @@ from typing import Any
 
 import click
 
-from cgt.errors import CGTError, ParameterError
+from cgt.errors import CGTError
 from cgt.progress import StderrProgress, forget_progress, latest_progress
-from cgt.protocol import Game
-from cgt.registry import game_class, game_names, load_game, load_plugin
+from cgt.registry import game_class, game_names, load_plugin
 from cgtapp.commands.bounds import SECONDS
-
-#: Exit status of a run interrupted by Ctrl-C (128 + SIGINT, as shells report it).
-EXIT_INTERRUPTED = 130
-
-
-def parse_params(pairs: Sequence[str]) -> dict[str, str]:
-    """``["size=3", "rule=revised"]`` -> ``{"size": "3", "rule": "revised"}``; a key given
-    twice is an error (which value was meant is not for the toolkit to guess)."""
-    params: dict[str, str] = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        key = key.strip()
-        if not sep or not key:
-            raise ParameterError(f"parameter {pair!r} is not of the form KEY=VALUE")
-        if key in params:
-            raise ParameterError(
-                f"parameter {key} given twice ({key}={params[key]} and {key}={value})"
-            )
-        params[key] = value
-    return params
-
-
-def make_game(name: str, pairs: Sequence[str]) -> Game[Any, Any]:
-    return load_game(name, **parse_params(pairs))
-
-
-def parse_position(game: Game[Any, Any], text: str | None) -> Any:
-    return game.initial_position() if text is None else game.parse(text)
-
-
-param_option = click.option(
-    "-p",
-    "--param",
-    "params",
-    multiple=True,
-    metavar="KEY=VALUE",
-    help="Game parameter, repeatable (see 'cgt games').",
+from cgtapp.commands.options import (
+    EXIT_INTERRUPTED,
+    emit_json,
+    make_game,
+    param_option,
+    parse_position,
 )
-
-
-def emit_json(data: Any) -> None:
-    click.echo(json.dumps(data, indent=2, default=str))
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})

@@ -86,7 +86,7 @@ def list_command(db: Path | None, as_json: bool) -> None:
 @db_option
 def remove_command(game_name: str, params: tuple[str, ...], db: Path | None) -> None:
     """Delete the stored solutions of GAME with these parameters (packed files and rows)."""
-    from cgtapp.cli import make_game
+    from cgtapp.commands.options import make_game
     from solvers.database import SolutionDatabase
 
     game = make_game(game_name, params)

@@ -17,7 +17,7 @@ from typing import Any
 import click
 
 from cgt.errors import ParameterError
-from cgtapp.cli import make_game, param_option
+from cgtapp.commands.options import make_game, param_option
 
 #: Longest solve budget a position may get (the server solves one position at a time).
 MAX_BUDGET_SECONDS = 600.0

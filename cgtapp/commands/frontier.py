@@ -98,7 +98,7 @@ def frontier_command(
     still unproven, and only those that can still change the answer. Prints how many jobs
     are proven (won / lost for the player to move), open, or not started.
     """
-    from cgtapp.cli import emit_json, make_game, parse_position
+    from cgtapp.commands.options import emit_json, make_game, parse_position
     from solvers.budget import SearchBudgetExceeded
     from solvers.database import SolutionDatabase
     from solvers.frontier import solve_frontier

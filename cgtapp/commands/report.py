@@ -38,7 +38,7 @@ def report_command(
     """Write a game's report from the stored results; 'all' writes every seed game's report
     and the index. With -p, the exhaustive report of that board of any game."""
     from cgt.registry import load_game
-    from cgtapp.cli import parse_params
+    from cgtapp.commands.options import parse_params
     from cgtapp.commands.outputs import output_failure, writable_directory
     from cgtapp.report.build import write_all, write_report
 

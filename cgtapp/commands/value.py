@@ -213,7 +213,7 @@ def value_command(
     position (default: the initial position) of a short normal-play game; other games are
     refused, saying why. Bounded by --max-seconds, --max-forms and --max-memory (exit
     status 3 when a bound stops it)."""
-    from cgtapp.cli import parse_params
+    from cgtapp.commands.options import parse_params
 
     budget = make_budget(max_seconds, max_forms, max_memory)
     report = run_bounded(
