@@ -11,6 +11,7 @@ from typing import Any
 
 from cgtapp.report import data
 from cgtapp.report.document import (
+    ATTEMPT_TABLES,
     DISPLAY_NAMES,
     RANDOM_SAMPLES,
     GameReport,
@@ -72,7 +73,7 @@ def write_all(
 def write_index(out_dir: Path, written: list[GameReport], paths: list[Path]) -> Path:
     """``README.md``: every report with its headline, the boards out of reach, and every
     claim with its verdict and finding."""
-    from proofs.registry import all_claims
+    from proofs.registry import all_claims, verdict_words
 
     ctx = ReportContext(out_dir)
     lines = [
@@ -96,20 +97,21 @@ def write_index(out_dir: Path, written: list[GameReport], paths: list[Path]) -> 
     ]
     lines += table(["game", "result with perfect play", "report"], rows)
     records = data.attempts(out_dir)
-    if records:
-        lines += ["", "## Boards out of reach", ""]
-        lines += table(
-            ["game", "board", "how far the attempts got", "data"],
+    for heading, belongs in ATTEMPT_TABLES:
+        rows = [
             [
-                [
-                    DISPLAY_NAMES.get(a.get("game", ""), a.get("game", "")),
-                    a.get("board", "?"),
-                    a.get("how_far", a.get("summary", "")),
-                    f"[record]({a['file']})",
-                ]
-                for a in records
-            ],
-        )
+                DISPLAY_NAMES.get(a.get("game", ""), a.get("game", "")),
+                a.get("board", "?"),
+                a.get("status", "not solved"),
+                a.get("how_far", a.get("summary", "")),
+                f"[record]({a['file']})",
+            ]
+            for a in records
+            if belongs(a)
+        ]
+        if rows:
+            lines += ["", f"## {heading.split(':')[0]}", ""]
+            lines += table(["game", "board", "status", "how far the attempts got", "data"], rows)
     lines += ["", "## The documents' claims", ""]
     claim_rows = []
     for c in all_claims():
@@ -120,7 +122,7 @@ def write_index(out_dir: Path, written: list[GameReport], paths: list[Path]) -> 
                 [
                     DISPLAY_NAMES.get(c.game, c.game),
                     f"`{c.id}`",
-                    f"**{cert['verdict']}**",
+                    f"**{verdict_words(cert)}**",
                     claim_finding(cert, limit=240),
                     f"[certificate](claims/{c.id}.md)",
                 ]

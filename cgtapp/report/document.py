@@ -295,24 +295,40 @@ def small_board_section(
     return lines, r
 
 
+#: The two tables of attempts: heading, and which records go there.
+ATTEMPT_TABLES: tuple[tuple[str, Callable[[dict[str, Any]], bool]], ...] = (
+    ("Larger boards solved by a stored proof", lambda a: not data.is_open(a)),
+    ("Boards out of reach: how far the attempts got", data.is_open),
+)
+
+
 def attempts_section(ctx: ReportContext, game_name: str, level: str = "##") -> list[str]:
-    """The boards of this game still out of reach, from the stored attempt records."""
-    rows = [
-        [
-            a.get("board", "?"),
-            a.get("status", "not solved"),
-            a.get("how_far", a.get("summary", "")),
-            f"`{a['command']}`" if a.get("command") else "-",
-            f"[record]({a['file']})",
+    """This game's attempts at larger boards, from the stored records: the boards solved
+    (with the earlier attempts that did not get there), then the boards still out of reach."""
+    records = [a for a in data.attempts(ctx.out_dir) if a.get("game") == game_name]
+    lines: list[str] = []
+    for heading, belongs in ATTEMPT_TABLES:
+        rows = [
+            [
+                a.get("board", "?"),
+                a.get("status", "not solved")
+                + (
+                    f" (solved since: [record]({a['superseded_by']}))"
+                    if a.get("superseded_by")
+                    else ""
+                ),
+                a.get("how_far", a.get("summary", "")),
+                f"`{a['command']}`" if a.get("command") else "-",
+                f"[record]({a['file']})",
+            ]
+            for a in records
+            if belongs(a)
         ]
-        for a in data.attempts(ctx.out_dir)
-        if a.get("game") == game_name
-    ]
-    if not rows:
-        return []
-    lines = [f"{level} Boards out of reach: how far the attempts got", ""]
-    lines += table(["board", "status", "how far", "command", "data"], rows)
-    return [*lines, ""]
+        if rows:
+            lines += [f"{level} {heading}", ""]
+            lines += table(["board", "status", "how far", "command", "data"], rows)
+            lines.append("")
+    return lines
 
 
 def certificates(game_name: str, ctx: ReportContext) -> dict[str, dict[str, Any]]:
@@ -340,8 +356,11 @@ def claims(ctx: ReportContext) -> list[str]:
 
 
 def verdict(ctx: ReportContext, claim_id: str) -> str:
-    cert = ctx.certificates.get(claim_id, {})
-    return f"{claim_link(claim_id)}: **{cert.get('verdict', 'not checked')}**"
+    """The claim's link and its verdict in words (scope and basis included)."""
+    from proofs.registry import verdict_words
+
+    cert = ctx.certificates.get(claim_id)
+    return f"{claim_link(claim_id)}: **{verdict_words(cert) if cert else 'not checked'}**"
 
 
 # ------------------------------------------------------------------------ writing pages

@@ -321,7 +321,7 @@ def _revised_3x3_answer(ctx: ReportContext) -> str:
     if "3x3" in cert.get("scope", {}).get("shapes_solved_by_stored_proof", []):
         from proofs.attempts import attempt_sentence
 
-        record = cert.get("evidence", {}).get("unsolved_attempts", {}).get("3x3")
+        record = cert.get("evidence", {}).get("solved_by_stored_proof", {}).get("3x3")
         if isinstance(record, dict):
             sentence = attempt_sentence(record, str(record.get("attempt")))
             return (
