@@ -41,11 +41,13 @@ def write_report(
     refresh: bool = False,
     samples: int = RANDOM_SAMPLES,
     progress: Progress = None,
+    languages: tuple[str, ...] = ("en",),
 ) -> Path:
-    """Write ``<out_dir>/<slug>.md`` (and its figures) from the stored results; ``samples``
-    random games are played on a small board computed here (not on stored ones)."""
+    """Write ``<out_dir>/<slug>.md`` (and its figures) from the stored results, and in
+    ``languages`` other than English ``<out_dir>/<language>/<slug>.md``; ``samples`` random
+    games are played on a small board computed here (not on stored ones)."""
     ctx = ReportContext(out_dir, refresh, progress, samples=samples)
-    return write_page(report_for(game_name, params), ctx)
+    return write_page(report_for(game_name, params), ctx, languages)
 
 
 def write_all(
@@ -62,7 +64,9 @@ def write_all(
     for k, name in enumerate(names, 1):
         if progress:
             progress({"phase": f"report {k}/{len(names)}: {name}"})
-        paths.append(write_report(name, out_dir, refresh=refresh, progress=progress))
+        paths.append(
+            write_report(name, out_dir, refresh=refresh, progress=progress, languages=("en", "ja"))
+        )
     written = [report_for(n) for n in names]
     write_index(out_dir, written, paths)
     update_readme(out_dir, written, paths)

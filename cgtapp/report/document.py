@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from cgt.protocol import Game
 from cgt.registry import load_game
@@ -55,6 +55,9 @@ class ReportContext:
     certificates: dict[str, dict[str, Any]] = field(default_factory=dict)
     #: Random games played on a small board computed for this report.
     samples: int = RANDOM_SAMPLES
+    #: The opening sections of the page being built (what to change, the questions), kept
+    #: for the Japanese page, which is written from the same objects.
+    opening: Opening | None = None
 
     @property
     def fig_dir(self) -> Path:
@@ -85,6 +88,11 @@ class ReportContext:
             self.progress({"phase": f"data {name}"})
         return data.ensure(self.out_dir, name, compute, command, self.refresh)
 
+    def evidence_scope(self, claim_id: str, key: str) -> dict[str, Any]:
+        """``scope[key]`` of a claim's certificate (empty when missing)."""
+        value = (self.certificates.get(claim_id) or {}).get("scope", {}).get(key)
+        return value if isinstance(value, dict) else {}
+
     def evidence(self, claim_id: str) -> dict[str, Any]:
         evidence = (self.certificates.get(claim_id) or {}).get("evidence")
         return evidence if isinstance(evidence, dict) else {}
@@ -93,11 +101,52 @@ class ReportContext:
 @dataclass(frozen=True)
 class Question:
     """One concern of the designer's document, answered: the question in the designer's
-    terms, the answer with its number, and where that number is computed (a link)."""
+    terms, the answer with its number, and where that number is computed (a link); the
+    same in Japanese for the Japanese page (same numbers, the document's vocabulary)."""
 
     asked: str
     answer: str
     where: str
+    asked_ja: str = ""
+    answer_ja: str = ""
+
+
+#: How sure a sentence of "What this means for the rules" is.
+Basis = Literal["exact", "estimated", "not yet estimated"]
+BASIS_JA: dict[str, str] = {"exact": "厳密", "estimated": "推定", "not yet estimated": "未推定"}
+
+
+@dataclass(frozen=True)
+class Implication:
+    """One sentence of "What this means for the rules": a decision for the designer, backed
+    by a number that appears on the page, labelled exact (solved) or estimated (self-play),
+    or saying that the board it needs is not yet estimated."""
+
+    en: str
+    ja: str
+    basis: Basis
+
+
+@dataclass(frozen=True)
+class Opening:
+    """The opening sections of a report, in both languages: what to change, the questions."""
+
+    implications: list[Implication]
+    questions: list[Question]
+
+
+def implications_section(implications: list[Implication]) -> list[str]:
+    """ "What this means for the rules": one paragraph, each sentence labelled."""
+    text = " ".join(f"{i.en} *[{i.basis}]*" for i in implications)
+    return [
+        "## What this means for the rules",
+        "",
+        text,
+        "",
+        "*[exact]*: solved with perfect play (or proved); *[estimated]*: measured by self-play, "
+        "with its interval; *[not yet estimated]*: needs a board only self-play can reach.",
+        "",
+    ]
 
 
 def questions_section(questions: list[Question]) -> list[str]:
@@ -110,6 +159,44 @@ def questions_section(questions: list[Question]) -> list[str]:
     ]
     for q in questions:
         lines += [f"- **{q.asked}** {q.answer} ({q.where})", ""]
+    return lines
+
+
+def opening_sections(ctx: ReportContext, opening: Opening) -> list[str]:
+    """What to change, then the designer's questions; kept on ``ctx`` for the Japanese page."""
+    ctx.opening = opening
+    return implications_section(opening.implications) + questions_section(opening.questions)
+
+
+def japanese_page(ctx: ReportContext, slug: str, title: str, rules: str, english: str) -> list[str]:
+    """The Japanese page: the rules in short, what to change, the designer's questions with
+    their answers, from the opening the English page was built from (the same numbers)."""
+    opening = ctx.opening
+    if opening is None:
+        return []
+    lines = [
+        f"# {title}",
+        "",
+        f"英語版の完全なレポート: [{english}](../{english})（図・表・証明書へのリンクを含む）。"
+        "数値はすべて英語版と同じ保存データ（[`data/`](../data/)）から生成しています。",
+        "",
+        "## ルールの要約",
+        "",
+        rules,
+        "",
+        "## ルールにとっての意味",
+        "",
+        "".join(f"{i.ja}［{BASIS_JA[i.basis]}］" for i in opening.implications),
+        "",
+        "［厳密］: 完全解析（または証明）による値。［推定］: 自己対戦による推定値。"
+        "［未推定］: 自己対戦でしか届かない盤面で、まだ推定していない。",
+        "",
+        "## 設計者の問い",
+        "",
+    ]
+    for q in opening.questions:
+        if q.asked_ja:
+            lines += [f"- **{q.asked_ja}** {q.answer_ja}", ""]
     return lines
 
 
@@ -373,6 +460,9 @@ class GameReport:
     build: Callable[[ReportContext], list[str]]
     #: The one-line result for the index, from the stored results.
     headline: Callable[[ReportContext], str]
+    #: The Japanese page's title and rules in short (none: no Japanese page).
+    title_ja: str = ""
+    rules_ja: str = ""
 
 
 def generic_report(game_name: str, params: dict[str, Any]) -> GameReport:
@@ -407,14 +497,32 @@ def generic_report(game_name: str, params: dict[str, Any]) -> GameReport:
     return GameReport(game_name, slug, build, headline)
 
 
-def write_page(report: GameReport, ctx: ReportContext) -> Path:
+#: Languages of the pages: code -> folder under the reports directory.
+LANGUAGES = {"en": "", "ja": "ja"}
+
+
+def write_page(
+    report: GameReport, ctx: ReportContext, languages: tuple[str, ...] = ("en",)
+) -> Path:
+    """Build the page once and write it in each of ``languages`` (the Japanese page, under
+    ``ja/``, from the same build); the path of the first."""
     started = time.perf_counter()
     lines = report.build(ctx)
-    path = ctx.out_dir / f"{report.slug}.md"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("\n".join(lines).rstrip("\n") + "\n")
-    log(ctx.out_dir, f"{report.slug}.md written in {time.perf_counter() - started:.1f} s")
-    return path
+    pages = {"en": lines}
+    if report.title_ja:
+        pages["ja"] = japanese_page(
+            ctx, report.slug, report.title_ja, report.rules_ja, f"{report.slug}.md"
+        )
+    written = []
+    for language in languages:
+        if not pages.get(language):
+            raise ValueError(f"no {language} page for {report.game}")
+        path = ctx.out_dir / LANGUAGES[language] / f"{report.slug}.md"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("\n".join(pages[language]).rstrip("\n") + "\n")
+        written.append(path)
+    log(ctx.out_dir, f"{report.slug} written in {time.perf_counter() - started:.1f} s")
+    return written[0]
 
 
 def log(out_dir: Path, message: str) -> None:
