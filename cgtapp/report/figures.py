@@ -292,10 +292,15 @@ def draw_positions(
 
 
 def value_remoteness_chart(
-    by_remoteness: dict[str, dict[str, int]], totals: dict[str, int], path: Path, title: str
+    by_remoteness: dict[str, dict[str, int]],
+    totals: dict[str, int],
+    path: Path,
+    title: str,
+    shares: bool = False,
 ) -> None:
     """Positions by value and remoteness on a log scale (left), and the totals of each value
-    (right, log scale: draws may outnumber wins and losses a thousand to one)."""
+    (right, log scale: draws may outnumber wins and losses a thousand to one); ``shares``
+    draws the right panel as each value's share of all positions on a linear scale."""
     import numpy as np
 
     plt = pyplot()
@@ -341,12 +346,30 @@ def value_remoteness_chart(
     left.legend(fontsize=8)
     left.set_title(title, fontsize=9)
     labels = [k for k in ("win", "loss", "draw") if totals.get(k)]
+    if shares:
+        whole = sum(totals[k] for k in labels)
+        values = [totals[k] / whole for k in labels]
+        right.bar(
+            range(len(labels)),
+            values,
+            color=[OUTCOME_COLOURS[OUTCOME_BY_LABEL[k]] for k in labels],
+        )
+        right.set_xticks(range(len(labels)), labels)
+        right.set_ylim(0, 1.1)
+        right.set_ylabel("share of all positions")
+        right.set_title("all positions", fontsize=9)
+        for k, value in enumerate(values):
+            right.text(k, value, f"{value:.0%}", ha="center", va="bottom", fontsize=7)
+        fig.tight_layout()
+        save(fig, path)
+        return
     right.bar(
         range(len(labels)),
         [totals[k] for k in labels],
         color=[OUTCOME_COLOURS[OUTCOME_BY_LABEL[k]] for k in labels],
     )
     right.set_xticks(range(len(labels)), labels)
+    right.set_ylabel("positions (log scale)" if log else "positions")
     _scale(right, log)
     top_total = max((totals[k] for k in labels), default=1)
     right.set_ylim(top=top_total * (4 if log else 1.15))  # room for the numbers
