@@ -11,7 +11,6 @@ retried only with a larger ``--max-seconds``). Progress on stderr.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import Any

@@ -315,9 +315,13 @@ def small_board_section(
     lines += table(
         ["measure", "value"],
         [
-            ["reachable positions", count(r["reachable_positions"])],
             [
-                "won / lost / drawn for the player to move (up to symmetry)",
+                "positions reachable from the start (not every placement of the pieces)",
+                count(r["reachable_positions"]),
+            ],
+            [
+                "reachable positions up to symmetry, won / lost / drawn for the player to "
+                "move (finished positions included)",
                 " / ".join(count(totals[k]) for k in ("win", "loss", "draw")),
             ],
             [
@@ -329,7 +333,8 @@ def small_board_section(
                 f"{r['metrics']['forgiveness']:.2f}",
             ],
             [
-                "won positions with a single winning move",
+                "won positions with a move left (finished ones excluded): how many have a "
+                "single winning move",
                 f"{count(r['metrics']['won_positions_with_single_winning_move'])} of {count(r['metrics']['won_positions'])}",
             ],
             [

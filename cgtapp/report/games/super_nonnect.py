@@ -3,6 +3,7 @@ start by start), hex7 and 2x3 under both rules side by side, 2x2 for comparison.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from cgt.protocol import Outcome
@@ -522,7 +523,23 @@ def headline(ctx: ReportContext) -> str:
     if stored is None:
         return "-"
     r = stored.results
-    return "; ".join(f"{k}: **{_who(v['winner'])} wins**" for k, v in r.items())
+    parts = []
+    for path, rule in ((STRATEGY_CLAIM, "original"), (REVISED_CLAIM, "revised")):
+        cert_path = ctx.out_dir / "claims" / f"{path}.json"
+        if not cert_path.exists():
+            continue
+        evidence = json.loads(cert_path.read_text()).get("evidence", {})
+        if rule == "original":
+            entry = evidence.get("per_board", {}).get("3x3", {})
+            cuts = [s["first_cut"] for s in entry.get("starts", []) if s.get("holds")]
+            winner = entry.get("solved_winner")
+        else:
+            record = evidence.get("solved_by_stored_proof", {}).get("3x3") or {}
+            cuts = [m for m, v in (record.get("openings") or {}).items() if v == "win"]
+            winner = "first" if cuts else None
+        if winner in ("first", "second") and cuts:
+            parts.append(f"3x3 {rule}: **{_who(winner)} wins** (from {', '.join(cuts)})")
+    return "; ".join(parts + [f"{k}: **{_who(v['winner'])} wins**" for k, v in r.items()])
 
 
 TITLE_JA = "Super Nonnect: 3x3の盤と、2つのルールの比較"
