@@ -27,6 +27,9 @@ from cgtapp.report.figures import (
 )
 from cgtapp.report.tables import claim_link, claims_section, count, moves_list, pct, table
 
+#: The heading of a report's appendix of small boards (one figure each).
+APPENDIX = "## Appendix: small boards"
+
 #: How each game is called in titles.
 DISPLAY_NAMES: dict[str, str] = {
     "control": "Control",
@@ -271,10 +274,14 @@ def small_board_section(
     *,
     level: str = "##",
     samples: int | None = None,
+    appendix: bool = False,
 ) -> tuple[list[str], dict[str, Any]]:
     """A small board solved exhaustively (every reachable position): openings, value x
     remoteness, design metrics, random play, longest forced wins. Returns the lines and the
-    stored results."""
+    stored results. In a report's ``appendix`` the board gets one figure (every move's value
+    along the start of the perfect line) and its tables."""
+    if appendix:
+        level = "###"
     options = " ".join(f"-p '{k}={v}'" for k, v in params.items())
     stored = ctx.stored(
         name,
@@ -353,16 +360,23 @@ def small_board_section(
         ],
     )
     lines.append("")
-    chart = ctx.figure(f"{name}_values.png")
-    value_remoteness_chart(
-        r["by_outcome_remoteness"], totals, chart, f"{heading}: positions by value and remoteness"
-    )
-    lines += ctx.image(chart, "positions by value and remoteness")
-    lengths = ctx.figure(f"{name}_lengths.png")
-    length_histogram(
-        r["random_play"]["lengths"], r["remoteness"], lengths, f"{heading}: length of random games"
-    )
-    lines += ctx.image(lengths, "game lengths")
+    if not appendix:
+        chart = ctx.figure(f"{name}_values.png")
+        value_remoteness_chart(
+            r["by_outcome_remoteness"],
+            totals,
+            chart,
+            f"{heading}: positions by value and remoteness",
+        )
+        lines += ctx.image(chart, "positions by value and remoteness")
+        lengths = ctx.figure(f"{name}_lengths.png")
+        length_histogram(
+            r["random_play"]["lengths"],
+            r["remoteness"],
+            lengths,
+            f"{heading}: length of random games",
+        )
+        lines += ctx.image(lengths, "game lengths")
     if r["longest_wins"]:
         lines += ["Longest forced wins (the player to move wins, the loser resists longest):", ""]
         lines += table(
@@ -373,16 +387,17 @@ def small_board_section(
             ],
         )
         lines.append("")
-        path = ctx.figure(f"{name}_longest-wins.png")
-        wins = [
-            (f"{w['position']}\nwins in {w['remoteness']}", game.parse(w["position"]))
-            for w in r["longest_wins"]
-        ]
-        lines += ctx.drawn(
-            path,
-            "longest forced wins",
-            lambda: draw_positions(game, wins, path, PIECE_LEGENDS.get(game_name)),
-        )
+        if not appendix:
+            path = ctx.figure(f"{name}_longest-wins.png")
+            wins = [
+                (f"{w['position']}\nwins in {w['remoteness']}", game.parse(w["position"]))
+                for w in r["longest_wins"]
+            ]
+            lines += ctx.drawn(
+                path,
+                "longest forced wins",
+                lambda: draw_positions(game, wins, path, PIECE_LEGENDS.get(game_name)),
+            )
     lines += [f"Reproduce: `{solve_command}`. {stored.provenance()}", ""]
     return lines, r
 

@@ -268,18 +268,28 @@ def draw_positions(
     path: Path,
     legend: list[tuple[str, str]] | None = None,
     colours: Sequence[dict[int, str] | None] | None = None,
+    columns: int | None = None,
+    scale: float = 1.0,
 ) -> None:
-    """Several positions side by side with captions and cell names; ``legend`` is (colour,
-    label) pairs for the pieces, ``colours`` optional cell fills per panel."""
+    """Several positions in rows of ``columns`` (default: one row) with captions and cell
+    names; ``legend`` is (colour, label) pairs for the pieces, ``colours`` optional cell
+    fills per panel, ``scale`` the size of a panel."""
     from matplotlib.patches import Patch
 
     plt = pyplot()
-    fig, axes = plt.subplots(1, len(positions), figsize=(4.2 * len(positions), 4.8), squeeze=False)
+    columns = columns or len(positions)
+    rows = (len(positions) + columns - 1) // columns
+    fig, axes = plt.subplots(
+        rows, columns, figsize=(4.2 * scale * columns, 4.8 * scale * rows), squeeze=False
+    )
     names = cell_names(game)
-    for k, (ax, (caption, position)) in enumerate(zip(axes[0], positions)):
+    flat = [ax for row in axes for ax in row]
+    for k, (ax, (caption, position)) in enumerate(zip(flat, positions)):
         fill = colours[k] if colours else None
         game.draw(position, ax, cell_colours=fill or None, cell_labels=names or None)
         ax.set_title(caption, fontsize=9)
+    for ax in flat[len(positions) :]:
+        ax.axis("off")
     if legend:
         handles = [Patch(facecolor=c, edgecolor="#222222", label=label) for c, label in legend]
         fig.legend(
@@ -451,3 +461,22 @@ def grouped_bars(
     ax.legend(fontsize=8)
     fig.tight_layout()
     save(fig, path)
+
+
+def draw_line(
+    game: Game[Any, Any],
+    line: Sequence[str],
+    path: Path,
+    legend: list[tuple[str, str]] | None = None,
+    columns: int = 6,
+) -> None:
+    """A perfect line drawn whole: the start, then the position after every ply with the
+    ply's number and move, the last panel marked as the final position."""
+    position = game.initial_position()
+    panels = [("start", position)]
+    for ply, name in enumerate(line, 1):
+        mover = game.players[game.to_move(position)]
+        position = game.play(position, game.parse_move(position, name))
+        final = " (final position)" if ply == len(line) else ""
+        panels.append((f"ply {ply}: {mover} {name}{final}", position))
+    draw_positions(game, panels, path, legend, columns=columns, scale=0.55)

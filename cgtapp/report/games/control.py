@@ -10,6 +10,7 @@ from cgt.protocol import Outcome
 from cgt.registry import load_game
 from cgtapp.report import analysis, data
 from cgtapp.report.document import (
+    APPENDIX,
     HEX_NOTATION,
     VALUE_NOTATION,
     GameReport,
@@ -26,7 +27,7 @@ from cgtapp.report.document import (
     small_board_section,
     verdict,
 )
-from cgtapp.report.figures import value_maps
+from cgtapp.report.figures import PIECE_LEGENDS, draw_line, value_maps
 from cgtapp.report.tables import count, moves_list, table
 
 SLUG = "control"
@@ -156,7 +157,7 @@ def build(ctx: ReportContext) -> list[str]:
         {"size": 2},
         "control-size-2",
         "Size 2 (7 cells), perimeter opening",
-        level="##",
+        appendix=True,
     )
     per_wins = [m["move"] for m in perimeter["moves"] if m["outcome"] == "win"]
     free_wins = [m["move"] for m in free["moves"] if m["outcome"] == "win"]
@@ -415,16 +416,29 @@ def build(ctx: ReportContext) -> list[str]:
         ]
         path = ctx.figure(f"control_size-3_{opening}_line.png")
         value_maps(game, panels, path, games=[game] * len(panels))
-        lines += [f"Every move's value along the perfect line, {label}:", ""]
+        plies = ", ".join(str(p["ply"]) for p in size3[opening]["line"])
+        lines += [
+            f"Every move's value at plies {plies} of the perfect line, {label} (the whole "
+            "line is drawn after it):",
+            "",
+        ]
         lines += ctx.image(path, f"move values along the perfect line, {label}")
+        whole = ctx.figure(f"control_size-3_{opening}_whole-line.png")
+        draw_line(game, size3[opening]["principal_variation"], whole, PIECE_LEGENDS["control"])
+        lines += [
+            f"The perfect line, {label}, every ply (`{' '.join(size3[opening]['principal_variation'])}`):",
+            "",
+        ]
+        lines += ctx.image(whole, f"the whole perfect line, {label}")
     lines += [
         "Reproduce: `cgt solve control -p size=3 --solver compiled` and "
         "`cgt solve control -p size=3 -p opening=free --solver compiled`. " + stored.provenance(),
         "",
     ]
-    lines += small_lines
     lines += attempts
     lines += claims(ctx)
+    lines += [APPENDIX, ""]
+    lines += small_lines
     return lines
 
 

@@ -12,6 +12,7 @@ from cgt.protocol import Outcome
 from cgt.registry import load_game
 from cgtapp.report import data
 from cgtapp.report.document import (
+    APPENDIX,
     SQUARE_NOTATION,
     VALUE_NOTATION,
     GameReport,
@@ -235,7 +236,7 @@ def build(ctx: ReportContext) -> list[str]:
         {"width": 4, "height": 3, "setup": "SSSS/..../OOOO O"},
         "entropy-4x3",
         "4x3, four pieces each (comparison)",
-        level="##",
+        appendix=True,
     )
     game = load_game("entropy")
     totals = r["by_outcome"]
@@ -548,9 +549,9 @@ def build(ctx: ReportContext) -> list[str]:
             path,
         )
         lines += ctx.image(path, "figure 3 after b2-b4, every move of S valued")
-    lines += ["## Appendix: a small board", ""]
-    lines += small_lines
     lines += claims(ctx)
+    lines += [APPENDIX, ""]
+    lines += small_lines
     return lines
 
 

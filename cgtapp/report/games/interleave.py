@@ -7,6 +7,7 @@ from typing import Any
 
 from cgt.registry import load_game
 from cgtapp.report.document import (
+    APPENDIX,
     HEX_NOTATION,
     VALUE_NOTATION,
     GameReport,
@@ -114,7 +115,9 @@ def _share_by_black(rows: list[dict[str, Any]]) -> tuple[list[str], list[float]]
     return [str(k) for k in keys], [totals[k][1] / totals[k][0] for k in keys]
 
 
-def setups_section(ctx: ReportContext, size: int, results: dict[str, Any], level: str) -> list[str]:
+def setups_section(
+    ctx: ReportContext, size: int, results: dict[str, Any], level: str, examples: bool = True
+) -> list[str]:
     game = load_game("interleave", size=size)
     lines = []
     rows = []
@@ -165,14 +168,14 @@ def setups_section(ctx: ReportContext, size: int, results: dict[str, Any], level
         "",
     ]
     lines += ctx.image(path, "Red's share by number of black stones")
-    examples = _example_setups(size, results["stones"]["by_stones"])
-    if examples:
+    drawn = _example_setups(size, results["stones"]["by_stones"]) if examples else []
+    if drawn:
         path = ctx.figure(f"interleave_size-{size}_example-setups.png")
         draw_positions(
             game,
             [
                 (f"{colour} wins (win=stones)\n{text}", game.parse(text + " R"))
-                for colour, text in examples
+                for colour, text in drawn
             ],
             path,
             PIECE_LEGENDS["interleave"],
@@ -196,7 +199,7 @@ def build(ctx: ReportContext) -> list[str]:
         {"size": 2},
         "interleave-size-2",
         "Size 2, one black stone on the centre",
-        level="###",
+        appendix=True,
     )
     s3, s2 = big.results, small.results
     pie = {w: s3[w]["pie_setups"] for w in WINS if w in s3}
@@ -422,11 +425,12 @@ def build(ctx: ReportContext) -> list[str]:
         + big.provenance(),
         "",
     ]
-    lines += ["## Size 2 for comparison", ""]
-    lines += setups_section(ctx, 2, s2, "###")
+    lines += claims(ctx)
+    lines += [APPENDIX, ""]
+    lines += ["### Size 2: every pie setup", ""]
+    lines += setups_section(ctx, 2, s2, "####", examples=False)
     lines += [small.provenance(), ""]
     lines += small_lines
-    lines += claims(ctx)
     return lines
 
 

@@ -10,6 +10,7 @@ from cgt.protocol import Outcome
 from cgt.registry import load_game
 from cgtapp.report import analysis
 from cgtapp.report.document import (
+    APPENDIX,
     HEX_NOTATION,
     VALUE_NOTATION,
     GameReport,
@@ -26,7 +27,7 @@ from cgtapp.report.document import (
     small_board_section,
     verdict,
 )
-from cgtapp.report.figures import value_maps
+from cgtapp.report.figures import PIECE_LEGENDS, draw_line, value_maps
 from cgtapp.report.tables import count, moves_list, pct, table
 
 SLUG = "lag"
@@ -99,7 +100,12 @@ def build(ctx: ReportContext) -> list[str]:
     stored = ctx.stored(DATA, lambda: compute_size_3(ctx), COMMAND)
     by_goal = stored.results
     small_lines, two = small_board_section(
-        ctx, "lag", TWO_PIECES, "lag-size-3-two-pieces", "Size 3 with two pieces each (comparison)"
+        ctx,
+        "lag",
+        TWO_PIECES,
+        "lag-size-3-two-pieces",
+        "Size 3 with two pieces each (comparison)",
+        appendix=True,
     )
     ideal = ctx.evidence("lag.ideal-goal-frequency")
     per_goal = ideal.get("per_goal", {}) if isinstance(ideal.get("per_goal"), dict) else {}
@@ -395,8 +401,18 @@ def build(ctx: ReportContext) -> list[str]:
     if panels:
         path = ctx.figure("lag_size-3_standard_line.png")
         value_maps(game, panels, path)
-        lines += ["Every move's value along the perfect line (standard goal):", ""]
+        plies = ", ".join(str(p["ply"]) for p in std.get("line", []))
+        lines += [
+            f"Every move's value at plies {plies} of the perfect line (standard goal; the "
+            "whole lines are drawn after it):",
+            "",
+        ]
         lines += ctx.image(path, "move values along the perfect line, standard goal")
+    for goal, goal_game in zip(GOALS, games):
+        whole = ctx.figure(f"lag_size-3_{goal}_whole-line.png")
+        draw_line(goal_game, by_goal[goal]["principal_variation"], whole, PIECE_LEGENDS["lag"])
+        lines += [f"The perfect line under goal={goal}, every ply:", ""]
+        lines += ctx.image(whole, f"the whole perfect line, goal={goal}")
     if per_goal:
         lines += ["### How often the ideal goal is reached", ""]
         lines += [
@@ -433,9 +449,10 @@ def build(ctx: ReportContext) -> list[str]:
         + stored.provenance(),
         "",
     ]
-    lines += small_lines
     lines += attempts
     lines += claims(ctx)
+    lines += [APPENDIX, ""]
+    lines += small_lines
     _ = two
     return lines
 

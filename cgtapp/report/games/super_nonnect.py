@@ -10,6 +10,7 @@ from cgt.protocol import Outcome
 from cgt.registry import load_game
 from cgtapp.report import analysis, data
 from cgtapp.report.document import (
+    APPENDIX,
     SQUARE_NOTATION,
     VALUE_NOTATION,
     GameReport,
@@ -254,7 +255,7 @@ def build(ctx: ReportContext) -> list[str]:
         {"a": 2, "b": 2, "rule": "original"},
         "super-nonnect-2x2-original",
         "2x2, original rule",
-        level="###",
+        appendix=True,
     )
     small_revised, _ = small_board_section(
         ctx,
@@ -262,7 +263,7 @@ def build(ctx: ReportContext) -> list[str]:
         {"a": 2, "b": 2, "rule": "revised"},
         "super-nonnect-2x2-revised",
         "2x2, revised rule",
-        level="###",
+        appendix=True,
     )
     attempts = attempts_section(ctx, "super-nonnect")
     side_by_side, three = openings_3x3(ctx)
@@ -509,10 +510,10 @@ def build(ctx: ReportContext) -> list[str]:
         "(and `-p a=2 -p b=3`, `-p rule=original`). " + stored.provenance(),
         "",
     ]
-    lines += ["## 2x2 for comparison", ""]
-    lines += small_original + small_revised
     lines += attempts
     lines += claims(ctx)
+    lines += [APPENDIX, ""]
+    lines += small_original + small_revised
     return lines
 
 
