@@ -322,7 +322,7 @@ def build(ctx: ReportContext) -> list[str]:
             + fig_values("figure 2", [])
             + ".",
             "[figure 2](#the-documents-figures-move-by-move)",
-            "図2: 白は孤立したC5を解消しなければならないか、A3→B4とD3→D5は合法か？",
+            "図2: 白は孤立した`c5`を解消しなければならないか、`a3-b4`と`d3-d5`は合法か？",
             f"はい、どちらも成り立ちます。図2では白の合法手{len(figure_panel('figure 2', [])['moves'])}通りが"
             f"すべて孤立を解消し、そのうち{len(fig2_draws)}通りが引き分けを保ちます。［厳密］",
         ),
@@ -330,7 +330,7 @@ def build(ctx: ReportContext) -> list[str]:
             "Figure 2: would S win with b3-c2 and c3-c4?",
             f"{verdict(ctx, 'entropy.fig2-threat')}.",
             "[claims](#the-documents-claims)",
-            "図2: 赤はB3→C2とC3→C4で勝つか？",
+            "図2: 赤は`b3-c2`と`c3-c4`で勝つか？",
             "はい。その2手で赤の勝利条件を満たす局面になります。［厳密］",
         ),
         Question(
@@ -341,18 +341,20 @@ def build(ctx: ReportContext) -> list[str]:
             + fig_values("figure 2", ["e4-c4"])
             + ".",
             "[figure 2](#the-documents-figures-move-by-move)",
-            "図2: A4→C4の後、赤はB3かC3を動かす必要があるか。E4→C4の後、C3→E4が赤の唯一の手か？",
-            "A4→C4の後は成り立ちます。E4→C4の後の唯一の手はC3→D4で、C3→E4はクイーンの動きでは"
-            f"ないので誤植と思われます。A4→C4の後、赤の{len(figure_panel('figure 2', ['a4-c4'])['moves'])}手のうち"
+            "図2: `a4-c4`の後、赤は`b3`か`c3`を動かす必要があるか。`e4-c4`の後、`c3-e4`が赤の唯一の手か？",
+            "`a4-c4`の後は成り立ちます。`e4-c4`の後の唯一の手は"
+            + moves_list(ctx.evidence("entropy.fig2-e4c4").get("legal_S_moves") or [])
+            + "で、`c3-e4`はクイーンの動きでは"
+            f"ないので誤植と思われます。`a4-c4`の後、赤の{len(figure_panel('figure 2', ['a4-c4'])['moves'])}手のうち"
             f"{len(moves_of('figure 2', ['a4-c4'], 'loss'))}手は負けです。［厳密］",
         ),
         Question(
             "Figure 3: is moving the b2 piece O's only defence against d2-e1?",
             f"{verdict(ctx, 'entropy.fig3-only-defence')}; " + fig_values("figure 3", []) + ".",
             "[figure 3](#the-documents-figures-move-by-move)",
-            "図3: 赤の脅威を防ぐにはB2の白を動かすしかないか？",
+            "図3: 赤の脅威を防ぐには`b2`の白を動かすしかないか？",
             f"はい。図3で白の{len(figure_panel('figure 3', [])['moves'])}手のうち引き分けを保つのは"
-            f"{len(moves_of('figure 3', [], 'draw'))}手（B2の白の移動）だけです。［厳密］",
+            f"{len(moves_of('figure 3', [], 'draw'))}手（`b2`の白の移動）だけです。［厳密］",
         ),
         Question(
             "Figure 3: after b2-b4 and d2-e1, does O win with correct play, and does moving b4 "
@@ -361,10 +363,20 @@ def build(ctx: ReportContext) -> list[str]:
             + fig_values("figure 3", ["b2-b4", "d2-e1"])
             + ".",
             "[figure 3](#the-documents-figures-move-by-move)",
-            "図3: B2→B4とD2→E1の後、白は正しく指せば勝つか、B4を先に動かすと負けるか？",
-            f"白は{figure_panel('figure 3', ['b2-b4', 'd2-e1']).get('remoteness')}手で勝ちます。B4の移動の"
-            "ほとんどは即座に赤の勝ちになりますが、B4→B5は勝ちます（図4そのものは出典にないため、"
-            "D2→E1の後の局面で確認）。［厳密］",
+            "図3: `b2-b4`と`d2-e1`の後、白は正しく指せば勝つか、`b4`を先に動かすと負けるか？",
+            f"白は{figure_panel('figure 3', ['b2-b4', 'd2-e1']).get('remoteness')}手で勝ちます。`b4`の移動の"
+            "ほとんどは即座に赤の勝ちになりますが、"
+            + moves_list(
+                [
+                    m
+                    for m, v in ctx.evidence("entropy.fig3-endgame")
+                    .get("first_moves_of_b4", {})
+                    .items()
+                    if v == "win"
+                ]
+            )
+            + "は勝ちます（図4そのものは出典にないため、"
+            "`d2-e1`の後の局面で確認）。［厳密］",
         ),
         Question(
             "Under the other sources' rule (win as soon as no piece of yours touches a friend), "
@@ -388,14 +400,14 @@ def build(ctx: ReportContext) -> list[str]:
             "[figure 2](#the-documents-figures-move-by-move)",
             "図2を言葉で: 白の選択は結果に影響するか？",
             f"しません。図2の白の合法手{len(fig2_draws)}通りはすべて引き分けを保ちます"
-            "（勝つ手も負ける手もありません）。文書のA4→C4とE4→C4も含みます。［厳密］",
+            "（勝つ手も負ける手もありません）。文書の`a4-c4`と`e4-c4`も含みます。［厳密］",
         ),
         Question(
             "Figure 3 after b2-b4: which of S's moves lose?",
             f"Only {moves_list(s_losing)}, of S's {len(s_moves)} moves: the document's own "
             "continuation is S's only losing move; every other move holds the draw (drawn below).",
             "[S's only losing move](#ss-only-losing-move)",
-            "図3でB2→B4の後、赤のどの手が負けか？",
+            "図3で`b2-b4`の後、赤のどの手が負けか？",
             f"赤の{len(s_moves)}手のうち{moves_list(s_losing)}だけです。文書が続けた手そのものが赤の"
             "唯一の負けの手で、他の手はすべて引き分けを保ちます（英語版に図があります）。［厳密］",
         ),

@@ -309,7 +309,12 @@ def build(ctx: ReportContext) -> list[str]:
             )
             + ". To take the win from the first player the revised rule is not enough.",
             "改訂ルールは、これまでに解けたどの盤でも勝者を変えません（"
-            + "、".join(solved)
+            + "、".join(
+                f"{label}はどちらのルールでも"
+                f"{'先手' if shapes[f'{label} revised']['winner'] == 'first' else '後手'}の勝ち"
+                for label in SHAPES
+                if shapes[f"{label} original"]["winner"] == shapes[f"{label} revised"]["winner"]
+            )
             + (
                 f"、3x3では先手が{moves_list(three['revised_wins'])}で勝ちます"
                 if three["revised_wins"]
@@ -433,7 +438,9 @@ def build(ctx: ReportContext) -> list[str]:
             f"{verdict(ctx, 'super-nonnect.no-line-of-three')}.",
             "[claims](#the-documents-claims)",
             "3つの〈小盤〉の縦・横・斜めの列を完全に削れるか（取り下げられた図）？",
-            "削れません。協力しても、どの合法なゲームも8本の列のどれも完全には削れません。［厳密］",
+            "削れません。協力しても、どの合法なゲームも"
+            f"{len(ctx.certificates.get('super-nonnect.no-line-of-three', {}).get('scope', {}).get('lines', []))}"
+            "本の列のどれも完全には削れません。［厳密］",
         ),
         Question(
             "Do other cell shapes (hexagons, triangles) work?",
@@ -441,7 +448,7 @@ def build(ctx: ReportContext) -> list[str]:
             "triangular boards are not implemented, so the toolkit cannot answer for them.",
             "[both rules side by side](#hex7-and-2x3-under-both-rules-side-by-side)",
             "他のマスの形（六角形、三角形）でも成り立つか？",
-            "7つの花からなる六角形の盤（hex7）は両方のルールで解析しています。三角形の盤は"
+            "花を並べた六角形の盤（hex7）は両方のルールで解析しています。三角形の盤は"
             "未実装のため答えられません。",
         ),
     ]
