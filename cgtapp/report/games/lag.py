@@ -70,6 +70,46 @@ def line_facts(game: Any, line: list[str]) -> dict[str, Any]:
     }
 
 
+def line_depths(ctx: ReportContext) -> dict[str, Any]:
+    """How far each side's pieces advance along each goal's stored perfect line: the most
+    rows any piece of the side stands beyond its own home rows at any point of the line."""
+    from cgtapp.report import data
+
+    stored = data.load(ctx.out_dir, DATA)
+    out: dict[str, Any] = {}
+    for goal, entry in stored.results.items() if stored else []:
+        game: Any = load_game("lag", size=3, goal=goal)
+        rows = game.board.rows
+        row_of = {cell: r for r, cells in enumerate(rows) for cell in cells}
+        last = len(rows) - 1
+        deepest = {"White": 0, "Black": 0}
+        position = game.initial_position()
+        start_rows = {
+            side: {row_of[c] for c in range(game.board.size) if position[k] >> c & 1}
+            for k, side in enumerate(("White", "Black"))
+        }
+        for name in entry["principal_variation"]:
+            position = game.play(position, game.parse_move(position, name))
+            for k, side in enumerate(("White", "Black")):
+                cells = [c for c in range(game.board.size) if position[k] >> c & 1]
+                # White advances upward (row 0 is its far row), Black downward
+                reach = [
+                    (min(start_rows[side]) - row_of[c])
+                    if k == 0
+                    else (row_of[c] - max(start_rows[side]))
+                    for c in cells
+                ]
+                deepest[side] = max([deepest[side], *reach])
+        out[goal] = {
+            "rows_beyond_home": deepest,
+            "rows_to_the_far_row": {
+                "White": min(start_rows["White"]),
+                "Black": last - max(start_rows["Black"]),
+            },
+        }
+    return out
+
+
 def compute_size_3(ctx: ReportContext) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for goal in GOALS:
@@ -117,6 +157,7 @@ def build(ctx: ReportContext) -> list[str]:
         else {}
     )
     attempts = attempts_section(ctx, "lag")
+    depths = ctx.stored("lag-size-3-line-depths", lambda: line_depths(ctx), COMMAND).results
     far = by_goal["far-row"]
     fro = by_goal["far-row-one-object"]
     std_wins = [m["move"] for m in std["moves"] if m["outcome"] == "win"]
@@ -258,13 +299,25 @@ def build(ctx: ReportContext) -> list[str]:
                 f"{g} {v['pieces_left']['White']}+{v['pieces_left']['Black']}"
                 for g, v in by_goal.items()
             )
-            + " White+Black). How deep the pieces went is seen in the final positions of the "
-            "perfect lines (table below).",
+            + " White+Black). How deep the pieces go on the perfect lines, rows beyond "
+            "their own home rows (of the rows to the far row): "
+            + "; ".join(
+                f"{g} White {d['rows_beyond_home']['White']} of {d['rows_to_the_far_row']['White']}, "
+                f"Black {d['rows_beyond_home']['Black']} of {d['rows_to_the_far_row']['Black']}"
+                for g, d in depths.items()
+            )
+            + ".",
             "[the four goals](#size-3-standard-setup-the-four-goals-side-by-side)",
             "ファーロウのゴールは駒が深く入る前にゲームを終わらせ、除去が増えるか？",
             f"オブジェクト1個でファーロウ: {fro['remoteness']}手、除去{fro['captures']}回。"
-            f"ファーロウのみ: {far['remoteness']}手、除去{far['captures']}回。終局時の駒の位置は"
-            "英語版の完全な手順の表にあります。［厳密］",
+            f"ファーロウのみ: {far['remoteness']}手、除去{far['captures']}回。完全な手順で駒が"
+            "自陣の列を越えて進んだ最大の列数（ファーロウまでの列数中）: "
+            + "、".join(
+                f"{g} 白{d['rows_beyond_home']['White']}/{d['rows_to_the_far_row']['White']}、"
+                f"黒{d['rows_beyond_home']['Black']}/{d['rows_to_the_far_row']['Black']}"
+                for g, d in depths.items()
+            )
+            + "。［厳密］",
         ),
         Question(
             "Does the far-row goal let the attacker threaten two ways (as in Onager)?",
