@@ -252,4 +252,6 @@ def verdict_words(cert: dict[str, Any]) -> str:
     kind = str(cert.get("verdict", "?"))
     if kind == "verified" and cert.get("corrected_statement"):
         return "true in part"
+    if kind == "verified" and cert.get("scope", {}).get("proof_for_every_size") is True:
+        return "proved for every size (a written argument, checked by machine on small boards)"
     return PLAIN_WORDS.get(kind, kind)

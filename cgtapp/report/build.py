@@ -16,6 +16,7 @@ from cgtapp.report.document import (
     RANDOM_SAMPLES,
     GameReport,
     ReportContext,
+    attempt_status,
     generic_report,
     log,
     write_page,
@@ -106,7 +107,7 @@ def write_index(out_dir: Path, written: list[GameReport], paths: list[Path]) -> 
             [
                 DISPLAY_NAMES.get(a.get("game", ""), a.get("game", "")),
                 a.get("board", "?"),
-                a.get("status", "not solved"),
+                attempt_status(a),
                 a.get("how_far", a.get("summary", "")),
                 f"[record]({a['file']})",
             ]

@@ -409,6 +409,13 @@ ATTEMPT_TABLES: tuple[tuple[str, Callable[[dict[str, Any]], bool]], ...] = (
 )
 
 
+def attempt_status(record: dict[str, Any]) -> str:
+    """An attempt's status, with the record that solved its board since when there is one."""
+    status = str(record.get("status", "not solved"))
+    since = record.get("superseded_by")
+    return status + (f" (solved since: [record]({since}))" if since else "")
+
+
 def attempts_section(ctx: ReportContext, game_name: str, level: str = "##") -> list[str]:
     """This game's attempts at larger boards, from the stored records: the boards solved
     (with the earlier attempts that did not get there), then the boards still out of reach."""
@@ -418,12 +425,7 @@ def attempts_section(ctx: ReportContext, game_name: str, level: str = "##") -> l
         rows = [
             [
                 a.get("board", "?"),
-                a.get("status", "not solved")
-                + (
-                    f" (solved since: [record]({a['superseded_by']}))"
-                    if a.get("superseded_by")
-                    else ""
-                ),
+                attempt_status(a),
                 a.get("how_far", a.get("summary", "")),
                 f"`{a['command']}`" if a.get("command") else "-",
                 f"[record]({a['file']})",
