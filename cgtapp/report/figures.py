@@ -435,8 +435,10 @@ def grouped_bars(
     path: Path,
     title: str,
     ylabel: str,
+    xlabel: str = "",
 ) -> None:
-    """Bars per category for each (label, values, colour) series, side by side."""
+    """Bars per category for each (label, values, colour) series, side by side, each bar
+    labelled with its value."""
     import numpy as np
 
     plt = pyplot()
@@ -457,6 +459,8 @@ def grouped_bars(
         ax.bar_label(bars, labels=[f"{v:.0%}" for v in values], fontsize=6)
     ax.set_xticks(xs, categories, fontsize=8)
     ax.set_ylabel(ylabel)
+    if xlabel:
+        ax.set_xlabel(xlabel)
     ax.set_title(title, fontsize=9)
     ax.legend(fontsize=8)
     fig.tight_layout()

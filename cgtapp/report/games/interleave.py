@@ -105,16 +105,6 @@ def _no_black(rows: list[dict[str, Any]]) -> tuple[int, int]:
     return setups, red
 
 
-def _share_by_black(rows: list[dict[str, Any]]) -> tuple[list[str], list[float]]:
-    totals: dict[int, list[int]] = {}
-    for r in rows:
-        entry = totals.setdefault(r["black_stones"], [0, 0])
-        entry[0] += r["setups"]
-        entry[1] += r["red_wins"]
-    keys = sorted(totals)
-    return [str(k) for k in keys], [totals[k][1] / totals[k][0] for k in keys]
-
-
 def setups_section(
     ctx: ReportContext, size: int, results: dict[str, Any], level: str, examples: bool = True
 ) -> list[str]:
@@ -148,26 +138,25 @@ def setups_section(
     merged = [[row[0][0], row[0][1], *(t[3] for t in row)] for row in zip(*tables)]
     lines += table(["stones placed", "setups", *(f"Red wins (win={w})" for w in wins)], merged)
     lines.append("")
-    colours = {"stones": "#004488", "groups": "#BB5566"}
+    # the table's breakdown; series colours that are not the win/loss colours of the boards
+    colours = {"stones": "#444444", "groups": "#AAAAAA"}
     series = []
     cats: list[str] = []
     for win in wins:
-        cats, share = _share_by_black(results[win]["by_stones"])
-        series.append((f"win={win}", share, colours[win]))
+        shares = black_share_by_total(results[win]["by_stones"])
+        cats = [str(t) for t in shares]
+        series.append((f"win={win}", [1 - v for v in shares.values()], colours[win]))
     path = ctx.figure(f"interleave_size-{size}_red-share.png")
     grouped_bars(
         cats,
         series,
         path,
-        f"Interleave size {size}: share of setups Red wins, by number of black stones",
-        "share Red wins",
+        f"Interleave size {size}: share of the pie setups Red wins, by stones placed",
+        "share of the setups Red wins",
+        xlabel="stones placed in the setup (at least one black)",
     )
-    lines += [
-        "Red's share of all setups by the number of black stones (0 black stones: the setups "
-        "the pie rule forbids):",
-        "",
-    ]
-    lines += ctx.image(path, "Red's share by number of black stones")
+    lines += ["The same shares drawn:", ""]
+    lines += ctx.image(path, "Red's share by stones placed")
     drawn = _example_setups(size, results["stones"]["by_stones"]) if examples else []
     if drawn:
         path = ctx.figure(f"interleave_size-{size}_example-setups.png")
