@@ -180,11 +180,13 @@ def build(ctx: ReportContext) -> list[str]:
             "exact",
         ),
         Implication(
-            "So the opening rule alone decides who wins on the solved boards: a rule that "
-            f"lets White open on some but not all of those {len(free_wins)} interior cells, "
-            "or a pie rule over them, is where to look for balance.",
-            f"解けた盤では初手の規則だけで勝者が決まるので、内側の{len(free_wins)}マスの一部だけを"
-            "許す初手制限か、そこでのパイルールが均衡を探す場所です。",
+            "So the opening rule alone decides who wins on size 3: any rule that allows one of "
+            f"those {len(free_wins)} cells gives White the win, any rule that excludes them all "
+            "gives it to Black; balance with perfect play can only come from a pie rule, which "
+            f"would have {len(free_wins)} winning openings to offer.",
+            f"サイズ3では初手の規則だけで勝者が決まります。その{len(free_wins)}マスのどれかを許す"
+            "規則は白に、すべてを除く規則は黒に勝ちを与えます。完全なプレイでの均衡はパイルール"
+            f"からしか生まれず、その場合は勝ちの初手{len(free_wins)}通りが選択肢になります。",
             "exact",
         ),
         Implication(
@@ -321,11 +323,13 @@ def build(ctx: ReportContext) -> list[str]:
         ),
         Question(
             "Is size 5 rich enough, and do large boards play well with such local influence?",
-            "The toolkit cannot answer this: it is a question of taste, and size 5 (61 cells) "
+            "The toolkit cannot answer this: it is a question of taste, and size 5 "
+            f"({load_game('control', size=5).board.size} cells) "  # type: ignore[attr-defined]
             "is far beyond exact solving (size 4 is open).",
             "not computed",
             "サイズ5は十分に奥深いか、局所的な影響のゲームは大きい盤でうまく遊べるか？",
-            "ツールキットには答えられません。好みの問題であり、サイズ5（61マス）は厳密解析の"
+            "ツールキットには答えられません。好みの問題であり、サイズ5"
+            f"（{load_game('control', size=5).board.size}マス）は厳密解析の"  # type: ignore[attr-defined]
             "はるか先です（サイズ4も未解決）。",
         ),
         Question(
