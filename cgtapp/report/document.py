@@ -171,12 +171,16 @@ def opening_sections(ctx: ReportContext, opening: Opening) -> list[str]:
     return implications_section(opening.implications) + questions_section(opening.questions)
 
 
-def japanese_page(ctx: ReportContext, slug: str, title: str, rules: str, english: str) -> list[str]:
+def japanese_page(
+    ctx: ReportContext, slug: str, title: str, rules: str, english: str, body: list[str]
+) -> list[str]:
     """The Japanese page: the rules in short, what to change, the designer's questions with
-    their answers, from the opening the English page was built from (the same numbers)."""
+    their answers, from the opening the English page was built from (the same numbers), and
+    the English page's first figure (the same file)."""
     opening = ctx.opening
     if opening is None:
         return []
+    figure = next((line for line in body if line.startswith("![")), None)
     lines = [
         f"# {title}",
         "",
@@ -200,6 +204,8 @@ def japanese_page(ctx: ReportContext, slug: str, title: str, rules: str, english
     for q in opening.questions:
         if q.asked_ja:
             lines += [f"- **{q.asked_ja}** {q.answer_ja}", ""]
+    if figure:
+        lines += ["## 主な図（英語版と同じ図）", "", figure.replace("](", "](../", 1), ""]
     return lines
 
 
@@ -533,7 +539,7 @@ def write_page(
     pages = {"en": lines}
     if report.title_ja:
         pages["ja"] = japanese_page(
-            ctx, report.slug, report.title_ja, report.rules_ja, f"{report.slug}.md"
+            ctx, report.slug, report.title_ja, report.rules_ja, f"{report.slug}.md", lines
         )
     written = []
     for language in languages:

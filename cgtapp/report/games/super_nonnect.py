@@ -468,8 +468,8 @@ def build(ctx: ReportContext) -> list[str]:
         "cgt report super-nonnect",
     )
     lines += opening_sections(ctx, Opening(implications, questions))
-    lines += side_by_side
     lines += strategy_lines
+    lines += side_by_side
     lines += ["## hex7 and 2x3 under both rules side by side", ""]
     rows = []
     for key, r in shapes.items():
