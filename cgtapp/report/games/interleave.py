@@ -304,9 +304,11 @@ def build(ctx: ReportContext) -> list[str]:
             "Do colour-swap pairs (a setup and its colours swapped) go to the same colour on "
             "size 3?",
             "Counted on size 2 only (claim interleave.red-advantage). Size 3 is not counted: the "
-            "stored sweep keeps the counts by number of stones, not each setup's winner, and "
-            f"storing the winners of all 3^{cells3} placements per condition was not done in "
-            "this session.",
+            "stored sweep keeps the counts by number of stones, not each setup's winner; the "
+            "winners setup by setup come from one more sweep per win condition "
+            "(`solvers.kernels.interleave.setup_winners`, the full mode of "
+            "interleave.timing-independence: minutes of CPU and over 2 GiB each), which this "
+            "session's shared machine did not run.",
             "[claims](#the-documents-claims)",
             "色を入れ替えたセットアップの組は同じ色が勝つか（サイズ3）？",
             "サイズ2でのみ数えています。サイズ3は保存された集計が駒数別の数だけで、"
