@@ -162,7 +162,8 @@ def build(ctx: ReportContext) -> list[str]:
     per_wins = [m["move"] for m in perimeter["moves"] if m["outcome"] == "win"]
     free_wins = [m["move"] for m in free["moves"] if m["outcome"] == "win"]
     attempts = attempts_section(ctx, "control")
-    asked = ctx.stored(QUESTIONS, lambda: compute_questions(ctx), COMMAND).results
+    asked_stored = ctx.stored(QUESTIONS, lambda: compute_questions(ctx), COMMAND)
+    asked = asked_stored.results
     two = asked["size_2"]
     fill = asked["size_3_perfect_lines"]
     records = [a for a in data.attempts(ctx.out_dir) if a.get("game") == "control"]
@@ -436,7 +437,10 @@ def build(ctx: ReportContext) -> list[str]:
         lines += ctx.image(whole, f"the whole perfect line, {label}")
     lines += [
         "Reproduce: `cgt solve control -p size=3 --solver compiled` and "
-        "`cgt solve control -p size=3 -p opening=free --solver compiled`. " + stored.provenance(),
+        "`cgt solve control -p size=3 -p opening=free --solver compiled`. "
+        + stored.provenance()
+        + " The designer's questions on removal, board fill and agreed-end scoring: "
+        + asked_stored.provenance(),
         "",
     ]
     lines += attempts

@@ -259,7 +259,8 @@ def build(ctx: ReportContext) -> list[str]:
         return "not valued yet (no summary of the stored solution)"
 
     share_draw = pct((totals["draw"] or 0) / r["positions"])
-    disable = ctx.stored("entropy-figure-3-disable", figure_3_under_disable, COMMAND).results
+    disable_stored = ctx.stored("entropy-figure-3-disable", figure_3_under_disable, COMMAND)
+    disable = disable_stored.results
 
     def figure_panel(figure: str, after: list[str]) -> dict[str, Any]:
         return next(
@@ -561,6 +562,10 @@ def build(ctx: ReportContext) -> list[str]:
             path,
         )
         lines += ctx.image(path, "figure 3 after b2-b4, every move of S valued")
+    lines += [
+        f"Figure 3 under `goal=disable` (every O move, every S reply): {disable_stored.provenance()}",
+        "",
+    ]
     lines += claims(ctx)
     lines += [APPENDIX, ""]
     lines += small_lines

@@ -157,7 +157,8 @@ def build(ctx: ReportContext) -> list[str]:
         else {}
     )
     attempts = attempts_section(ctx, "lag")
-    depths = ctx.stored("lag-size-3-line-depths", lambda: line_depths(ctx), COMMAND).results
+    depths_stored = ctx.stored("lag-size-3-line-depths", lambda: line_depths(ctx), COMMAND)
+    depths = depths_stored.results
     far = by_goal["far-row"]
     fro = by_goal["far-row-one-object"]
     std_wins = [m["move"] for m in std["moves"] if m["outcome"] == "win"]
@@ -499,7 +500,9 @@ def build(ctx: ReportContext) -> list[str]:
         lines.append("")
     lines += [
         "Reproduce: `cgt solve lag -p size=3 -p goal=GOAL --solver compiled`. "
-        + stored.provenance(),
+        + stored.provenance()
+        + " How deep the pieces go on the perfect lines: "
+        + depths_stored.provenance(),
         "",
     ]
     lines += attempts
