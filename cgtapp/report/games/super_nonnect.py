@@ -325,6 +325,10 @@ def build(ctx: ReportContext) -> list[str]:
             "exact",
         ),
     ]
+    tried = sum(len(e["same_up_to_symmetry"]) for e in three["openings"].values())
+    decided = sum(
+        len(e["same_up_to_symmetry"]) for e in three["openings"].values() if e["outcome"] != "open"
+    )
     questions = [
         Question(
             "Who wins the 3x3 board under the original rule?",
@@ -408,29 +412,21 @@ def build(ctx: ReportContext) -> list[str]:
             "every opening worth, and what does a winning plan look like?",
             "Length: not computed; the proofs are df-pn, which proves the value and not the "
             "remoteness, and an exhaustive search of the board stayed open (boards table "
-            "below). Every first cut: "
+            "below). Every first cut: not known beyond the stored proof's winning cut "
+            + moves_list(three["revised_wins"])
             + (
-                f"{sum(len(e['same_up_to_symmetry']) for e in three['openings'].values() if e['outcome'] == 'win')} "
-                f"of {sum(len(e['same_up_to_symmetry']) for e in three['openings'].values())} cuts "
-                "proved winning, "
-                f"{sum(len(e['same_up_to_symmetry']) for e in three['openings'].values() if e['outcome'] == 'loss')} "
-                "losing, the rest not decided within the budget (table and figure below). "
-                if three["openings"]
-                else "not computed. "
+                f": of the {tried} cuts tried one by one (table below) {decided} were decided "
+                "within the budget, and the others were not tried. "
             )
             + "A winning plan is not drawn: df-pn keeps no strategy; a strategy file is "
             "cited by the certificate when one is stored.",
             "[3x3 side by side](#the-3x3-board-original-and-revised-rule-side-by-side)",
             "改訂ルールの3x3: 完全なプレイでの手数、すべての初手の値、勝ち方の図は？",
             "手数は計算していません（df-pnは値だけを証明します）。初手の値: "
-            + (
-                "不明です。試した初手のうち時間内に決まったのは"
-                f"{sum(len(e['same_up_to_symmetry']) for e in three['openings'].values() if e['outcome'] != 'open')}"
-                "通りで、証明されているのはa1（保存された証明）だけです。"
-                if three["openings"]
-                else "未計算です。"
-            )
-            + "勝ち方の図はありません（df-pnは戦略を保存しません）。",
+            + "保存された証明の勝ちの初手"
+            + moves_list(three["revised_wins"])
+            + f"以外は不明です。1つずつ試した{tried}通りのうち時間内に決まったのは{decided}通りで、"
+            "他は試していません。" + "勝ち方の図はありません（df-pnは戦略を保存しません）。",
         ),
         Question(
             "Can a row, column or diagonal of three mini-boards be completely cut (the "
@@ -444,7 +440,7 @@ def build(ctx: ReportContext) -> list[str]:
         ),
         Question(
             "Do other cell shapes (hexagons, triangles) work?",
-            "The hexagonal board of seven flowers (hex7) is analysed below under both rules; "
+            "The hexagonal board of flowers (hex7) is analysed below under both rules; "
             "triangular boards are not implemented, so the toolkit cannot answer for them.",
             "[both rules side by side](#hex7-and-2x3-under-both-rules-side-by-side)",
             "他のマスの形（六角形、三角形）でも成り立つか？",
@@ -574,6 +570,7 @@ def _revised_3x3_answer(ctx: ReportContext) -> str:
             sentence = attempt_sentence(record, str(record.get("attempt")))
             return (
                 f"{sentence[:1].upper()}{sentence[1:]}; the frontier of jobs reached the same "
-                "answer (boards out of reach, below). "
+                "answer (larger boards solved, below). "
             )
-    return "Not known: the 3x3 board (81 cells) is not solved. "
+    cells = load_game("super-nonnect", rule="revised").full_mask.bit_count()  # type: ignore[attr-defined]
+    return f"Not known: the 3x3 board ({cells} cells) is not solved. "
