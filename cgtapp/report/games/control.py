@@ -254,7 +254,8 @@ def build(ctx: ReportContext) -> list[str]:
             f"{perimeter['removals_on_line']} of {len(perimeter['principal_variation'])} moves, "
             f"free opening {free['removals_on_line']} of {len(free['principal_variation'])}. "
             "Every optimal line of size 3 is not counted: it needs the value of every position "
-            "on those lines, which the stored data do not hold.",
+            "on those lines (one compiled solve each), and a trial walk did not finish within "
+            "this session's CPU budget on the shared machine.",
             "[perfect lines](#size-3-perimeter-opening-and-free-opening-side-by-side)",
             "除去はめったに選ばれない手か？",
             f"サイズ2の最善手順すべて（勝つ側は最短の勝ち、負ける側は最長の負け）のうち"
