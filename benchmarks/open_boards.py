@@ -80,9 +80,9 @@ def frontier_table(folder: Path = OUT) -> list[str]:
     """The frontier reached on each open board, from the stored status files."""
     lines = [
         BLOCK_START,
-        "## Open boards: the frontier of their proofs",
+        "## Frontier proofs of the larger boards",
         "",
-        "Each open board is attacked by a frontier proof (`cgt frontier`): the positions a few "
+        "Each larger board is attacked by a frontier proof (`cgt frontier`): the positions a few "
         "plies below the start are jobs, each proven job is stored as it finishes, and the "
         "same command resumes. `won` / `lost` are for the player to move in the job's "
         "position. With `--split`, a job that runs out of its budget is *split*: its children "

@@ -141,24 +141,33 @@ def load_average() -> str:
 
 
 def open_boards_table() -> list[str]:
-    """The boards still out of reach with how far the attempts got, from the stored attempt
-    records the reports use as well (cgtapp.report.data.attempts), so the two never disagree."""
-    from cgtapp.report.data import attempts
+    """The boards still out of reach with how far the attempts got, then the larger boards
+    solved since, from the stored attempt records the reports use as well
+    (cgtapp.report.data.attempts), so the two never disagree."""
+    from cgtapp.report.data import attempts, is_open
 
-    lines = [
-        "",
-        "## Open boards (attempts and how far they got)",
-        "",
-        "| game | board | status | how far / how |",
-        "|---|---|---|---|",
-    ]
-    for entry in attempts(ROOT / "reports"):
-        how = str(entry.get("how_far", entry.get("summary", "")))
-        if entry.get("command"):
-            how += f" Reproduce: `{entry['command']}`"
-        lines.append(
-            f"| {entry.get('game')} | {entry.get('board')} | {entry.get('status', 'not solved')} | {how} |"
-        )
+    records = attempts(ROOT / "reports")
+    lines = []
+    for heading, wanted in (
+        ("Open boards (attempts and how far they got)", True),
+        ("Larger boards solved by a stored proof", False),
+    ):
+        lines += [
+            "",
+            f"## {heading}",
+            "",
+            "| game | board | status | how far / how |",
+            "|---|---|---|---|",
+        ]
+        for entry in records:
+            if is_open(entry) != wanted:
+                continue
+            how = str(entry.get("how_far", entry.get("summary", "")))
+            if entry.get("command"):
+                how += f" Reproduce: `{entry['command']}`"
+            lines.append(
+                f"| {entry.get('game')} | {entry.get('board')} | {entry.get('status', 'not solved')} | {how} |"
+            )
     return lines
 
 

@@ -162,6 +162,8 @@ class Game(ABC, Generic[P, M]):
     #: How the symbols of its position strings are drawn; symbols not listed are drawn as
     #: their letter.
     pieces: ClassVar[tuple[PieceStyle, ...]] = ()
+    #: The colours :meth:`draw` paints and what each means, for the legends of figures.
+    legend: ClassVar[tuple[tuple[str, str], ...]] = ()
     #: The parameters and their defaults.
     params: ClassVar[tuple[Param, ...]] = ()
     #: Named parameter presets (``{"tumpletore": {"control": "sight"}}``).

@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from proofs.registry import Verdict
+from proofs.registry import Verdict, verdict_words
 
 
 def _commit() -> str:
@@ -29,8 +29,10 @@ def _commit() -> str:
 
 def certificate(verdict: Verdict) -> dict[str, Any]:
     """The JSON certificate of a verdict."""
+    plain = verdict.as_dict()
     return {
-        **verdict.as_dict(),
+        **plain,
+        "verdict_words": verdict_words(plain),
         "reproduce": f"cgt check {verdict.claim}{' --full' if verdict.mode == 'full' else ''} --json",
         "generated": {
             "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
@@ -174,25 +176,18 @@ def _inline(value: Any) -> str:
     return str(value)
 
 
-VERDICT_WORDS = {
-    "verified": "Verified",
-    "refuted": "Refuted",
-    "inconclusive": "Not settled",
-    "measured": "Measured (the document states no threshold)",
-}
-
-
-def markdown(verdict: Verdict) -> str:
+def markdown(verdict: Verdict, cert: dict[str, Any] | None = None) -> str:
     """The certificate for people: the finding first, then what was checked and what
     convinced, as prose and tables, then how to reproduce it; the JSON file beside it holds
-    every number."""
-    cert = certificate(verdict)
+    every number. ``cert`` is the stored certificate when the page is rewritten from it."""
+    cert = cert or certificate(verdict)
+    words = verdict_words(cert)
     lines = [
-        f"# Claim `{verdict.claim}`: {verdict.verdict}",
+        f"# Claim `{verdict.claim}`: {words}",
         "",
         f"The document says: *{verdict.statement}*",
         "",
-        f"**{VERDICT_WORDS.get(verdict.verdict, verdict.verdict)}.** {verdict.finding}",
+        f"**{words[:1].upper() + words[1:]}.** {verdict.finding}",
         "",
     ]
     if verdict.corrected_statement:
@@ -244,7 +239,27 @@ def write_certificate(verdict: Verdict, directory: Path) -> tuple[Path, Path]:
         except json.JSONDecodeError:
             existing = {}
         if existing.get("mode") == "full" and existing.get("verdict") != "inconclusive":
+            # keep the full run's verdict, in the current words
+            existing["verdict_words"] = verdict_words(existing)
+            json_path.write_text(json.dumps(existing, indent=2, default=str) + "\n")
+            md_path.write_text(markdown(stored_verdict(existing), existing))
             return json_path, md_path
     json_path.write_text(json.dumps(certificate(verdict), indent=2, default=str) + "\n")
     md_path.write_text(markdown(verdict))
     return json_path, md_path
+
+
+def stored_verdict(cert: dict[str, Any]) -> Verdict:
+    """The verdict a stored certificate was written from."""
+    return Verdict(
+        cert["verdict"],
+        cert.get("scope", {}),
+        cert.get("evidence", {}),
+        claim=cert.get("claim", ""),
+        statement=cert.get("statement", ""),
+        corrected_statement=cert.get("corrected_statement"),
+        seconds=float(cert.get("seconds", 0.0)),
+        mode=cert.get("mode", "quick"),
+        finding=cert.get("finding", ""),
+        measurement=cert.get("measurement"),
+    )

@@ -187,10 +187,20 @@ def fig2_a4c4(
     return Verdict.refuted(_scope(game, position), evidence)
 
 
+def _e4c4_words(cert: dict[str, Any]) -> str:
+    legal = cert.get("evidence", {}).get("legal_S_moves") or []
+    if cert.get("verdict") == "refuted" and "not a queen move" in cert.get("evidence", {}).get(
+        "note", ""
+    ):
+        return f"a typo: the forced reply holds, as {legal[0]} (the rules' move list)"
+    return ""
+
+
 @claim(
     "entropy.fig2-e4c4",
     game="entropy",
     statement="after e4-c4, S's e5 is isolated and S's only legal move is c3-e4",
+    words=_e4c4_words,
 )
 def fig2_e4c4(
     game: Entropy | None = None,
@@ -287,8 +297,25 @@ def fig3_only_defence(
     return Verdict.refuted(_scope(game, position), evidence)
 
 
+def _endgame_words(cert: dict[str, Any]) -> str:
+    evidence = cert.get("evidence", {})
+    early: dict[str, str] = next(
+        (v for k, v in evidence.items() if k.startswith("first_moves_of_")), {}
+    )
+    winning = [m for m, v in early.items() if v == "win"]
+    if cert.get("verdict") != "verified" or not winning:
+        return ""
+    return (
+        "true in part, on the position after "
+        + " ".join(cert.get("scope", {}).get("opening", []))
+        + f" (the source's figure 4 is not available): {', '.join(winning)} wins though it "
+        "moves that piece first (retrograde, every reachable position)"
+    )
+
+
 @claim(
     "entropy.fig3-endgame",
+    words=_endgame_words,
     game="entropy",
     statement="after b2-b4 and d2-e1, S can never move again, and O wins with correct play; "
     "some O moves (the document: moving b4 too early) hand S the win instead",
@@ -350,10 +377,19 @@ def fig3_endgame(
         return Verdict.verified(
             scope,
             evidence,
-            finding=f"Holds: S can never move again in any of the {evidence['positions']:,} "
-            f"reachable positions, O wins in {evidence['plies_to_win']} plies with correct play, "
-            f"and {len(by_outcome['loss'])} of O's first moves (moving {early_piece} early among "
-            "them) hand S the win.",
+            finding=f"On the position after {' '.join(opening)} (the document's figure 4, the "
+            "winning shape it aims for, is not in the source we hold): S can never move again "
+            f"in any of the {evidence['positions']:,} reachable positions, O wins in "
+            f"{evidence['plies_to_win']} plies with correct play, and "
+            f"{len(by_outcome['loss'])} of O's first moves hand S the win at once, "
+            f"{sum(v == 'loss' for v in early.values())} of the {len(early)} moves of "
+            f"{early_piece} among them; "
+            + (
+                f"{', '.join(m for m, v in early.items() if v == 'win')} moves {early_piece} "
+                "first and still wins, so moving it early is not always a mistake."
+                if any(v == "win" for v in early.values())
+                else f"every move of {early_piece} loses."
+            ),
         )
     return Verdict.refuted(scope, evidence)
 
@@ -389,10 +425,26 @@ def _enumerate_for(game: Entropy, budget_seconds: float) -> dict[str, Any]:
     }
 
 
+def _solved_words(cert: dict[str, Any]) -> str:
+    evidence = cert.get("evidence", {})
+    if cert.get("verdict") != "verified" or evidence.get("winner") != "draw":
+        return ""
+    basis = (
+        "one solver, every label re-proved by the equation check"
+        if evidence.get("proof", {}).get("complete")
+        else "one solver"
+    )
+    return (
+        f"solved ({basis}): a draw, given that endless play is a draw (the project's rule; "
+        "the source has none)"
+    )
+
+
 @claim(
     "entropy.solved",
     game="entropy",
     statement="who wins 5x5 Entropy with perfect play is not known; solve it if possible",
+    words=_solved_words,
 )
 def solved(
     budget_seconds: float = 10.0,

@@ -636,6 +636,12 @@ def _parse_board(size: int, text: str) -> tuple[int, int]:
 # ---------------------------------------------------------------------- emergent turn
 @claim(
     "interleave.emergent-turn",
+    words=lambda cert: (
+        f"verified on size {cert['scope']['size']} only "
+        f"({3 * cert['scope']['size'] * (cert['scope']['size'] - 1) + 1} cells, every position)"
+        if cert.get("verdict") == "verified"
+        else ""
+    ),
     game="interleave",
     statement="with rational play only the currently losing player needs to place; the "
     "currently winning player's only winning plan rarely starts with a placement",
@@ -733,6 +739,11 @@ def _placement_wins(
 # ---------------------------------------------------------------------- red advantage
 @claim(
     "interleave.red-advantage",
+    words=lambda cert: (
+        f"measured: Red wins {cert['measurement']['value']}"
+        if cert.get("verdict") == "measured"
+        else ""
+    ),
     game="interleave",
     statement="Red, who wins ties, is strongly favoured",
 )
@@ -832,8 +843,9 @@ def red_advantage(
         held_against="the document: Red, who can hand the turn over on a tied board, is very "
         "favoured (非常に有利); it states no share",
         swap_pairs_won_by_both=both,
-        finding=f"{COLOURS[favoured]} is favoured, as stated: " + assessment + " How strong "
-        '"very favoured" is, the document does not say.',
+        finding=f"{COLOURS[favoured]} has an edge on size {size}, slighter than 'very "
+        f"favoured' suggests: " + assessment + ' How strong "very favoured" is, the '
+        "document does not say.",
     )
 
 

@@ -130,12 +130,19 @@ class Verdict:
         return out
 
 
+#: How a certificate's verdict reads to a designer: a short phrase naming its scope and its
+#: basis ("true in part: ...", "a typo: ..."), from the certificate dict alone, so a stored
+#: certificate (a full run not re-run) reads with the current words.
+Words = Callable[[dict[str, Any]], str]
+
+
 @dataclass(frozen=True)
 class Claim:
     id: str
     game: str
     statement: str
     check: Callable[..., Verdict]
+    words: Words | None = None
 
     @property
     def has_full_mode(self) -> bool:
@@ -147,12 +154,13 @@ _CLAIMS: dict[str, Claim] = {}
 
 
 def claim(
-    claim_id: str, *, game: str, statement: str
+    claim_id: str, *, game: str, statement: str, words: Words | None = None
 ) -> Callable[[Callable[..., Verdict]], Callable[..., Verdict]]:
-    """Decorator registering a check function under ``claim_id``."""
+    """Decorator registering a check function under ``claim_id``; ``words`` says how its
+    verdict reads when the bare verdict would overstate (see :func:`verdict_words`)."""
 
     def decorate(check: Callable[..., Verdict]) -> Callable[..., Verdict]:
-        _CLAIMS[claim_id] = Claim(claim_id, game, statement, check)
+        _CLAIMS[claim_id] = Claim(claim_id, game, statement, check, words)
         return check
 
     return decorate
@@ -211,3 +219,30 @@ def default_finding(verdict: Verdict) -> str:
     if verdict.verdict == "measured" and verdict.measurement:
         return f"Measured {verdict.measurement['quantity']}: {verdict.measurement['value']}."
     return "Not settled by this check; see the scope for how far it got."
+
+
+#: The bare verdicts as a reader says them.
+PLAIN_WORDS = {
+    "verified": "verified",
+    "refuted": "refuted",
+    "inconclusive": "not settled",
+    "measured": "measured",
+}
+
+
+def verdict_words(cert: dict[str, Any]) -> str:
+    """The verdict of a certificate as the reports and certificate pages print it: the
+    claim's own words when it has them, "true in part" for a verified claim that carries a
+    corrected statement, else the bare verdict."""
+    _load_builtins()
+    entry = _CLAIMS.get(str(cert.get("claim", "")))
+    if entry is not None and entry.words is not None:
+        words = entry.words(cert)
+        if words:
+            return words
+    kind = str(cert.get("verdict", "?"))
+    if kind == "verified" and cert.get("corrected_statement"):
+        return "true in part"
+    if kind == "verified" and cert.get("scope", {}).get("proof_for_every_size") is True:
+        return "proved for every size (a written argument, checked by machine on small boards)"
+    return PLAIN_WORDS.get(kind, kind)

@@ -199,8 +199,21 @@ def _winner(answer: bool | None) -> str:
 
 
 # ------------------------------------------------------------------ claims
+def _original_words(cert: dict[str, Any]) -> str:
+    board = cert.get("scope", {}).get("claim_board", "3x3")
+    entry = cert.get("evidence", {}).get("per_board", {}).get(board, {})
+    cuts = [s["first_cut"] for s in entry.get("starts", []) if s.get("holds")]
+    if cert.get("verdict") != "verified" or not cert.get("corrected_statement") or not cuts:
+        return ""
+    return (
+        f"true in part: the first player wins {board} from {', '.join(cuts)} only "
+        "(every reply walked)"
+    )
+
+
 @claim(
     "super-nonnect.original-first-player-wins",
+    words=_original_words,
     game="super-nonnect",
     statement=(
         "under the original rule the first player wins (3x3) with the return strategy: cut "
@@ -224,7 +237,16 @@ def original_first_player_wins(
         holding = [s["start"] for s in starts if s["holds"]]
         per_board[label] = {"strategy_holds_from": holding, "starts": starts}
         if game.full_mask.bit_count() > max_solve_cells:
-            per_board[label]["solved_winner"] = f"not attempted (more than {max_solve_cells} cells)"
+            # a strategy that wins against every reply proves the winner without a solve
+            per_board[label]["solved_winner"] = (
+                "first" if holding else f"not attempted (more than {max_solve_cells} cells)"
+            )
+            if holding:
+                per_board[label]["winner_shown_by"] = (
+                    "the return strategy wins from start "
+                    + ", ".join(str(x) for x in holding)
+                    + " against every reply (exhaustive walk), not by a solve"
+                )
             continue
         answer, positions, seconds = first_player_wins(game, solve_budget_seconds)
         per_board[label].update(
@@ -266,11 +288,15 @@ def original_first_player_wins(
             "document_example": f"starts on the {mini_board_name(game, DOCUMENT_EXAMPLE_START)} "
             "mini-board (its worked example)",
         }
+        first_cuts = [s["first_cut"] for s in per_board[main]["starts"] if s["holds"]]
+        checked = sum(s["lines"] for s in per_board[main]["starts"] if s["holds"])
         return Verdict.verified(
             scope,
             evidence,
-            finding=f"True only in part: on {main} the return strategy wins only when the first "
-            f"player starts on the {' or '.join(names)} mini-board; from the "
+            finding=f"Under the original rule the first player wins {main} by starting at "
+            f"{' or '.join(first_cuts)} ({' or '.join(names)} mini-board): the return strategy "
+            f"from there wins against every reply ({checked:,} opponent lines walked). True "
+            f"only in part: the strategy wins only from that start; from the "
             f"{mini_board_name(game, example['start'])} start, as in the document's example, the "
             f"opponent breaks it ({line}: {example['refutation'].removeprefix('failed: ')}).",
             corrected_statement=f"under the original rule the first player wins {main} with the return strategy "
@@ -423,10 +449,22 @@ def solve_both_roads(game: SuperNonnect) -> dict[str, Any]:
     }
 
 
+def _revised_outcome_words(cert: dict[str, Any]) -> str:
+    scope = cert.get("scope", {})
+    if cert.get("verdict") != "verified":
+        return ""
+    words = "verified by two roads on " + ", ".join(scope.get("shapes_solved", []))
+    stored = scope.get("shapes_solved_by_stored_proof") or []
+    if stored:
+        words += "; " + ", ".join(stored) + " by a stored proof of one solver, not re-run"
+    return words
+
+
 @claim(
     "super-nonnect.revised-outcome",
     game="super-nonnect",
     statement="who wins under the revised rule, on every shape that can be solved",
+    words=_revised_outcome_words,
 )
 def revised_outcome(
     shapes: tuple[str, ...] = ("1x2", "2x1", "1x3", "3x1", "2x2", "2x3", "3x2", "hex7"),
@@ -470,8 +508,11 @@ def revised_outcome(
     evidence: dict[str, Any] = {
         "outcomes": results,
         "hand_derived": expected,
-        "unsolved_attempts": {
-            shape: read_attempt(name) or attempt_sentence(None, name) for shape, name in unsolved
+        "solved_by_stored_proof": {shape: records[shape] for shape in proven},
+        "not_solved_attempts": {
+            shape: records[shape] or attempt_sentence(None, name)
+            for shape, name in unsolved
+            if shape not in proven
         },
     }
     if mismatches:

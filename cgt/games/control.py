@@ -271,6 +271,7 @@ class Control(Game[ControlPosition, int]):
         PieceStyle("b", fill="#222222", ring=True),
         PieceStyle("#", kind="void"),
     )
+    legend = (("white", "White piece"), ("black", "Black piece"))
     params = (
         Param("size", int, 3, "side of the hexhex board", minimum=2, maximum=MAX_SIZE),
         Param(

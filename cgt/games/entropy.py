@@ -84,6 +84,7 @@ class Entropy(Game[EntropyPosition, EntropyMove]):
         PieceStyle("O", "O (the document's white)", fill="#ffffff"),
         PieceStyle("S", "S (the document's red)", fill="#c8322d"),
     )
+    legend = (("white", "O (the document's white)"), ("#c8322d", "S (the document's red)"))
     params = (
         Param("width", int, 5, "number of files", minimum=1, maximum=26),
         Param("height", int, 5, "number of ranks", minimum=1, maximum=26),

@@ -145,6 +145,7 @@ class Interleave(Game[InterleavePosition, int]):
         PieceStyle("R", "Red", fill="#c8322d"),
         PieceStyle("B", "Black", fill="#222222"),
     )
+    legend = (("#c0392b", "Red"), ("black", "Black"))
     players = ("Red", "Black")
     normal_play = False  # scored at the end by stones or groups
     params = (

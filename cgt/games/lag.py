@@ -106,6 +106,7 @@ class Lag(Game[LagPosition, LagMove]):
         PieceStyle("W", "White (moves up)", fill="#ffffff"),
         PieceStyle("B", "Black (moves down)", fill="#222222"),
     )
+    legend = (("white", "White (moves up)"), ("black", "Black (moves down)"))
     params = (
         Param(
             "size",

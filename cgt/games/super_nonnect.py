@@ -269,6 +269,11 @@ class SuperNonnect(Game[SuperNonnectPosition, int]):
     claims_module = "proofs.super_nonnect"
     report_module = "cgtapp.report.games.super_nonnect"
     pieces = (PieceStyle("x", "cut cell", kind="cut"),)
+    legend = (
+        ("#f3e6c8", "uncut cell"),
+        ("#555555", "cut cell"),
+        ("#bfe3f5", "mini-board of the next cut"),
+    )
     params = (
         Param(
             "shape",

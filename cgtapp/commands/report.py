@@ -32,15 +32,23 @@ from cgt.progress import StderrProgress
     help="Re-solve the boards and re-check the claims, rewriting the stored results under "
     "OUT/data (the large boards take minutes; Entropy 5x5 needs its stored solution).",
 )
+@click.option(
+    "--lang",
+    type=click.Choice(["en", "ja"]),
+    default="en",
+    show_default=True,
+    help="Language of the page: ja writes the Japanese page (the rules in short, what to "
+    "change, the designer's questions) to OUT/ja/, from the same stored results.",
+)
 def report_command(
-    game_name: str, params: tuple[str, ...], out: Path, samples: int, refresh: bool
+    game_name: str, params: tuple[str, ...], out: Path, samples: int, refresh: bool, lang: str
 ) -> None:
     """Write a game's report from the stored results; 'all' writes every seed game's report
     and the index. With -p, the exhaustive report of that board of any game."""
     from cgt.registry import load_game
     from cgtapp.commands.options import parse_params
     from cgtapp.commands.outputs import output_failure, writable_directory
-    from cgtapp.report.build import write_all, write_report
+    from cgtapp.report.build import report_for, write_all, write_report
 
     writable_directory(out)
     progress = StderrProgress("report")
@@ -54,8 +62,16 @@ def report_command(
             return
         parsed = parse_params(params)
         load_game(game_name, **parsed)  # validate before any work
+        if lang != "en" and not report_for(game_name, parsed).title_ja:
+            raise click.UsageError(f"no {lang} page for {game_name} (the seed games only)")
         path = write_report(
-            game_name, out, parsed, refresh=refresh, samples=samples, progress=progress
+            game_name,
+            out,
+            parsed,
+            refresh=refresh,
+            samples=samples,
+            progress=progress,
+            languages=(lang,),
         )
         click.echo(f"wrote {path}")
     except OSError as exc:  # the directory was writable at the start: disk full, removed ...

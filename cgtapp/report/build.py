@@ -11,9 +11,11 @@ from typing import Any
 
 from cgtapp.report import data
 from cgtapp.report.document import (
+    ATTEMPT_TABLES,
     RANDOM_SAMPLES,
     GameReport,
     ReportContext,
+    attempt_status,
     display_name,
     generic_report,
     log,
@@ -40,11 +42,13 @@ def write_report(
     refresh: bool = False,
     samples: int = RANDOM_SAMPLES,
     progress: Progress = None,
+    languages: tuple[str, ...] = ("en",),
 ) -> Path:
-    """Write ``<out_dir>/<slug>.md`` (and its figures) from the stored results; ``samples``
-    random games are played on a small board computed here (not on stored ones)."""
+    """Write ``<out_dir>/<slug>.md`` (and its figures) from the stored results, and in
+    ``languages`` other than English ``<out_dir>/<language>/<slug>.md``; ``samples`` random
+    games are played on a small board computed here (not on stored ones)."""
     ctx = ReportContext(out_dir, refresh, progress, samples=samples)
-    return write_page(report_for(game_name, params), ctx)
+    return write_page(report_for(game_name, params), ctx, languages)
 
 
 def write_all(
@@ -61,7 +65,9 @@ def write_all(
     for k, name in enumerate(names, 1):
         if progress:
             progress({"phase": f"report {k}/{len(names)}: {name}"})
-        paths.append(write_report(name, out_dir, refresh=refresh, progress=progress))
+        paths.append(
+            write_report(name, out_dir, refresh=refresh, progress=progress, languages=("en", "ja"))
+        )
     written = [report_for(n) for n in names]
     write_index(out_dir, written, paths)
     update_readme(out_dir, written, paths)
@@ -72,7 +78,7 @@ def write_all(
 def write_index(out_dir: Path, written: list[GameReport], paths: list[Path]) -> Path:
     """``README.md``: every report with its headline, the boards out of reach, and every
     claim with its verdict and finding."""
-    from proofs.registry import all_claims
+    from proofs.registry import all_claims, verdict_words
 
     ctx = ReportContext(out_dir)
     lines = [
@@ -96,20 +102,21 @@ def write_index(out_dir: Path, written: list[GameReport], paths: list[Path]) -> 
     ]
     lines += table(["game", "result with perfect play", "report"], rows)
     records = data.attempts(out_dir)
-    if records:
-        lines += ["", "## Boards out of reach", ""]
-        lines += table(
-            ["game", "board", "how far the attempts got", "data"],
+    for heading, belongs in ATTEMPT_TABLES:
+        rows = [
             [
-                [
-                    display_name(a.get("game", "")),
-                    a.get("board", "?"),
-                    a.get("how_far", a.get("summary", "")),
-                    f"[record]({a['file']})",
-                ]
-                for a in records
-            ],
-        )
+                display_name(a.get("game", "")),
+                a.get("board", "?"),
+                attempt_status(a),
+                a.get("how_far", a.get("summary", "")),
+                f"[record]({a['file']})",
+            ]
+            for a in records
+            if belongs(a)
+        ]
+        if rows:
+            lines += ["", f"## {heading.split(':')[0]}", ""]
+            lines += table(["game", "board", "status", "how far the attempts got", "data"], rows)
     lines += ["", "## The documents' claims", ""]
     claim_rows = []
     for c in all_claims():
@@ -120,7 +127,7 @@ def write_index(out_dir: Path, written: list[GameReport], paths: list[Path]) -> 
                 [
                     display_name(c.game),
                     f"`{c.id}`",
-                    f"**{cert['verdict']}**",
+                    f"**{verdict_words(cert)}**",
                     claim_finding(cert, limit=240),
                     f"[certificate](claims/{c.id}.md)",
                 ]

@@ -112,16 +112,16 @@ def ensure(
     return stored
 
 
-#: The attempts recorded before attempt records became data files of their own: used for a
-#: game only while ``data/attempts/`` holds no record of it.
+#: The attempts recorded before attempt records became data files of their own; kept beside
+#: the newer records (an entry says ``superseded_by`` when a later record solved its board).
 LEGACY_ATTEMPTS = "larger-boards"
 
 
 def attempts(out_dir: Path) -> list[dict[str, Any]]:
-    """Records of attempts at boards still out of reach: ``data/attempts/*.json`` (sorted by
-    file name), and for games without such a record the entries of
-    ``data/larger-boards.json``. Each is a dict with at least ``game`` and ``board``, and
-    ``file``: the data file it came from."""
+    """Records of attempts at the larger boards: ``data/attempts/*.json`` (sorted by file
+    name), every entry of ``data/larger-boards.json`` and the frontier proofs. Each is a dict
+    with at least ``game``, ``board``, ``status`` and ``file`` (the data file it came from);
+    :func:`is_solved` and :func:`is_open` sort them."""
     folder = data_dir(out_dir) / "attempts"
     records = []
     for path in sorted(folder.glob("*.json")) if folder.is_dir() else []:
@@ -137,12 +137,21 @@ def attempts(out_dir: Path) -> list[dict[str, Any]]:
                 "status", "solved" if record.get("outcome") == "solved" else "not solved"
             )
             records.append({**record, "file": f"data/attempts/{path.name}"})
-    recorded = {r.get("game") for r in records}
     legacy = load(out_dir, LEGACY_ATTEMPTS)
     for entry in legacy.results.get("attempts", []) if legacy else []:
-        if entry.get("game") not in recorded:
-            records.append({**entry, "file": f"data/{LEGACY_ATTEMPTS}.json"})
+        records.append({**entry, "file": f"data/{LEGACY_ATTEMPTS}.json"})
     return records + frontier_attempts(out_dir)
+
+
+def is_solved(record: dict[str, Any]) -> bool:
+    """Whether the record solved its board (its status starts with "solved")."""
+    return str(record.get("status", "")).startswith("solved")
+
+
+def is_open(record: dict[str, Any]) -> bool:
+    """Whether the record is an attempt at a board nobody has solved yet: not solved, and
+    not an earlier attempt at a board a later record solved."""
+    return not is_solved(record) and not record.get("superseded_by")
 
 
 def _attempt_summary(record: dict[str, Any]) -> str:

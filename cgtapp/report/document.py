@@ -13,20 +13,22 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from cgt.errors import UnknownGameError
 from cgt.protocol import Game
 from cgt.registry import game_class, load_game
 from cgtapp.report import analysis, data
 from cgtapp.report.figures import (
-    PIECE_LEGENDS,
     draw_positions,
     length_histogram,
     value_maps,
     value_remoteness_chart,
 )
 from cgtapp.report.tables import claim_link, claims_section, count, moves_list, pct, table
+
+#: The heading of a report's appendix of small boards (one figure each).
+APPENDIX = "## Appendix: small boards"
 
 
 def display_name(game_name: str) -> str:
@@ -55,6 +57,9 @@ class ReportContext:
     certificates: dict[str, dict[str, Any]] = field(default_factory=dict)
     #: Random games played on a small board computed for this report.
     samples: int = RANDOM_SAMPLES
+    #: The opening sections of the page being built (what to change, the questions), kept
+    #: for the Japanese page, which is written from the same objects.
+    opening: Opening | None = None
 
     @property
     def fig_dir(self) -> Path:
@@ -85,6 +90,11 @@ class ReportContext:
             self.progress({"phase": f"data {name}"})
         return data.ensure(self.out_dir, name, compute, command, self.refresh)
 
+    def evidence_scope(self, claim_id: str, key: str) -> dict[str, Any]:
+        """``scope[key]`` of a claim's certificate (empty when missing)."""
+        value = (self.certificates.get(claim_id) or {}).get("scope", {}).get(key)
+        return value if isinstance(value, dict) else {}
+
     def evidence(self, claim_id: str) -> dict[str, Any]:
         evidence = (self.certificates.get(claim_id) or {}).get("evidence")
         return evidence if isinstance(evidence, dict) else {}
@@ -93,11 +103,52 @@ class ReportContext:
 @dataclass(frozen=True)
 class Question:
     """One concern of the designer's document, answered: the question in the designer's
-    terms, the answer with its number, and where that number is computed (a link)."""
+    terms, the answer with its number, and where that number is computed (a link); the
+    same in Japanese for the Japanese page (same numbers, the document's vocabulary)."""
 
     asked: str
     answer: str
     where: str
+    asked_ja: str = ""
+    answer_ja: str = ""
+
+
+#: How sure a sentence of "What this means for the rules" is.
+Basis = Literal["exact", "estimated", "not yet estimated"]
+BASIS_JA: dict[str, str] = {"exact": "厳密", "estimated": "推定", "not yet estimated": "未推定"}
+
+
+@dataclass(frozen=True)
+class Implication:
+    """One sentence of "What this means for the rules": a decision for the designer, backed
+    by a number that appears on the page, labelled exact (solved) or estimated (self-play),
+    or saying that the board it needs is not yet estimated."""
+
+    en: str
+    ja: str
+    basis: Basis
+
+
+@dataclass(frozen=True)
+class Opening:
+    """The opening sections of a report, in both languages: what to change, the questions."""
+
+    implications: list[Implication]
+    questions: list[Question]
+
+
+def implications_section(implications: list[Implication]) -> list[str]:
+    """ "What this means for the rules": one paragraph, each sentence labelled."""
+    text = " ".join(f"{i.en} *[{i.basis}]*" for i in implications)
+    return [
+        "## What this means for the rules",
+        "",
+        text,
+        "",
+        "*[exact]*: solved with perfect play (or proved); *[estimated]*: measured by self-play, "
+        "with its interval; *[not yet estimated]*: needs a board only self-play can reach.",
+        "",
+    ]
 
 
 def questions_section(questions: list[Question]) -> list[str]:
@@ -110,6 +161,50 @@ def questions_section(questions: list[Question]) -> list[str]:
     ]
     for q in questions:
         lines += [f"- **{q.asked}** {q.answer} ({q.where})", ""]
+    return lines
+
+
+def opening_sections(ctx: ReportContext, opening: Opening) -> list[str]:
+    """What to change, then the designer's questions; kept on ``ctx`` for the Japanese page."""
+    ctx.opening = opening
+    return implications_section(opening.implications) + questions_section(opening.questions)
+
+
+def japanese_page(
+    ctx: ReportContext, slug: str, title: str, rules: str, english: str, body: list[str]
+) -> list[str]:
+    """The Japanese page: the rules in short, what to change, the designer's questions with
+    their answers, from the opening the English page was built from (the same numbers), and
+    the English page's first figure (the same file)."""
+    opening = ctx.opening
+    if opening is None:
+        return []
+    figure = next((line for line in body if line.startswith("![")), None)
+    lines = [
+        f"# {title}",
+        "",
+        f"英語版の完全なレポート: [{english}](../{english})（図・表・証明書へのリンクを含む）。"
+        "数値はすべて英語版と同じ保存データ（[`data/`](../data/)）から生成しています。",
+        "",
+        "## ルールの要約",
+        "",
+        rules,
+        "",
+        "## ルールにとっての意味",
+        "",
+        "".join(f"{i.ja}［{BASIS_JA[i.basis]}］" for i in opening.implications),
+        "",
+        "［厳密］: 完全解析（または証明）による値。［推定］: 自己対戦による推定値。"
+        "［未推定］: 自己対戦でしか届かない盤面で、まだ推定していない。",
+        "",
+        "## 設計者の問い",
+        "",
+    ]
+    for q in opening.questions:
+        if q.asked_ja:
+            lines += [f"- **{q.asked_ja}** {q.answer_ja}", ""]
+    if figure:
+        lines += ["## 主な図（英語版と同じ図）", "", figure.replace("](", "](../", 1), ""]
     return lines
 
 
@@ -184,10 +279,14 @@ def small_board_section(
     *,
     level: str = "##",
     samples: int | None = None,
+    appendix: bool = False,
 ) -> tuple[list[str], dict[str, Any]]:
     """A small board solved exhaustively (every reachable position): openings, value x
     remoteness, design metrics, random play, longest forced wins. Returns the lines and the
-    stored results."""
+    stored results. In a report's ``appendix`` the board gets one figure (every move's value
+    along the start of the perfect line) and its tables."""
+    if appendix:
+        level = "###"
     options = " ".join(f"-p '{k}={v}'" for k, v in params.items())
     stored = ctx.stored(
         name,
@@ -228,9 +327,13 @@ def small_board_section(
     lines += table(
         ["measure", "value"],
         [
-            ["reachable positions", count(r["reachable_positions"])],
             [
-                "won / lost / drawn for the player to move (up to symmetry)",
+                "positions reachable from the start (not every placement of the pieces)",
+                count(r["reachable_positions"]),
+            ],
+            [
+                "reachable positions up to symmetry, won / lost / drawn for the player to "
+                "move (finished positions included)",
                 " / ".join(count(totals[k]) for k in ("win", "loss", "draw")),
             ],
             [
@@ -242,7 +345,8 @@ def small_board_section(
                 f"{r['metrics']['forgiveness']:.2f}",
             ],
             [
-                "won positions with a single winning move",
+                "won positions with a move left (finished ones excluded): how many have a "
+                "single winning move",
                 f"{count(r['metrics']['won_positions_with_single_winning_move'])} of {count(r['metrics']['won_positions'])}",
             ],
             [
@@ -261,16 +365,23 @@ def small_board_section(
         ],
     )
     lines.append("")
-    chart = ctx.figure(f"{name}_values.png")
-    value_remoteness_chart(
-        r["by_outcome_remoteness"], totals, chart, f"{heading}: positions by value and remoteness"
-    )
-    lines += ctx.image(chart, "positions by value and remoteness")
-    lengths = ctx.figure(f"{name}_lengths.png")
-    length_histogram(
-        r["random_play"]["lengths"], r["remoteness"], lengths, f"{heading}: length of random games"
-    )
-    lines += ctx.image(lengths, "game lengths")
+    if not appendix:
+        chart = ctx.figure(f"{name}_values.png")
+        value_remoteness_chart(
+            r["by_outcome_remoteness"],
+            totals,
+            chart,
+            f"{heading}: positions by value and remoteness",
+        )
+        lines += ctx.image(chart, "positions by value and remoteness")
+        lengths = ctx.figure(f"{name}_lengths.png")
+        length_histogram(
+            r["random_play"]["lengths"],
+            r["remoteness"],
+            lengths,
+            f"{heading}: length of random games",
+        )
+        lines += ctx.image(lengths, "game lengths")
     if r["longest_wins"]:
         lines += ["Longest forced wins (the player to move wins, the loser resists longest):", ""]
         lines += table(
@@ -281,38 +392,57 @@ def small_board_section(
             ],
         )
         lines.append("")
-        path = ctx.figure(f"{name}_longest-wins.png")
-        wins = [
-            (f"{w['position']}\nwins in {w['remoteness']}", game.parse(w["position"]))
-            for w in r["longest_wins"]
-        ]
-        lines += ctx.drawn(
-            path,
-            "longest forced wins",
-            lambda: draw_positions(game, wins, path, PIECE_LEGENDS.get(game_name)),
-        )
+        if not appendix:
+            path = ctx.figure(f"{name}_longest-wins.png")
+            wins = [
+                (f"{w['position']}\nwins in {w['remoteness']}", game.parse(w["position"]))
+                for w in r["longest_wins"]
+            ]
+            lines += ctx.drawn(
+                path,
+                "longest forced wins",
+                lambda: draw_positions(game, wins, path, (list(game.legend) or None)),
+            )
     lines += [f"Reproduce: `{solve_command}`. {stored.provenance()}", ""]
     return lines, r
 
 
+#: The two tables of attempts: heading, and which records go there.
+ATTEMPT_TABLES: tuple[tuple[str, Callable[[dict[str, Any]], bool]], ...] = (
+    ("Larger boards solved by a stored proof", lambda a: not data.is_open(a)),
+    ("Boards out of reach: how far the attempts got", data.is_open),
+)
+
+
+def attempt_status(record: dict[str, Any]) -> str:
+    """An attempt's status, with the record that solved its board since when there is one."""
+    status = str(record.get("status", "not solved"))
+    since = record.get("superseded_by")
+    return status + (f" (solved since: [record]({since}))" if since else "")
+
+
 def attempts_section(ctx: ReportContext, game_name: str, level: str = "##") -> list[str]:
-    """The boards of this game still out of reach, from the stored attempt records."""
-    rows = [
-        [
-            a.get("board", "?"),
-            a.get("status", "not solved"),
-            a.get("how_far", a.get("summary", "")),
-            f"`{a['command']}`" if a.get("command") else "-",
-            f"[record]({a['file']})",
+    """This game's attempts at larger boards, from the stored records: the boards solved
+    (with the earlier attempts that did not get there), then the boards still out of reach."""
+    records = [a for a in data.attempts(ctx.out_dir) if a.get("game") == game_name]
+    lines: list[str] = []
+    for heading, belongs in ATTEMPT_TABLES:
+        rows = [
+            [
+                a.get("board", "?"),
+                attempt_status(a),
+                a.get("how_far", a.get("summary", "")),
+                f"`{a['command']}`" if a.get("command") else "-",
+                f"[record]({a['file']})",
+            ]
+            for a in records
+            if belongs(a)
         ]
-        for a in data.attempts(ctx.out_dir)
-        if a.get("game") == game_name
-    ]
-    if not rows:
-        return []
-    lines = [f"{level} Boards out of reach: how far the attempts got", ""]
-    lines += table(["board", "status", "how far", "command", "data"], rows)
-    return [*lines, ""]
+        if rows:
+            lines += [f"{level} {heading}", ""]
+            lines += table(["board", "status", "how far", "command", "data"], rows)
+            lines.append("")
+    return lines
 
 
 def certificates(game_name: str, ctx: ReportContext) -> dict[str, dict[str, Any]]:
@@ -340,8 +470,11 @@ def claims(ctx: ReportContext) -> list[str]:
 
 
 def verdict(ctx: ReportContext, claim_id: str) -> str:
-    cert = ctx.certificates.get(claim_id, {})
-    return f"{claim_link(claim_id)}: **{cert.get('verdict', 'not checked')}**"
+    """The claim's link and its verdict in words (scope and basis included)."""
+    from proofs.registry import verdict_words
+
+    cert = ctx.certificates.get(claim_id)
+    return f"{claim_link(claim_id)}: **{verdict_words(cert) if cert else 'not checked'}**"
 
 
 # ------------------------------------------------------------------------ writing pages
@@ -354,6 +487,9 @@ class GameReport:
     build: Callable[[ReportContext], list[str]]
     #: The one-line result for the index, from the stored results.
     headline: Callable[[ReportContext], str]
+    #: The Japanese page's title and rules in short (none: no Japanese page).
+    title_ja: str = ""
+    rules_ja: str = ""
 
 
 def generic_report(game_name: str, params: dict[str, Any]) -> GameReport:
@@ -388,14 +524,32 @@ def generic_report(game_name: str, params: dict[str, Any]) -> GameReport:
     return GameReport(game_name, slug, build, headline)
 
 
-def write_page(report: GameReport, ctx: ReportContext) -> Path:
+#: Languages of the pages: code -> folder under the reports directory.
+LANGUAGES = {"en": "", "ja": "ja"}
+
+
+def write_page(
+    report: GameReport, ctx: ReportContext, languages: tuple[str, ...] = ("en",)
+) -> Path:
+    """Build the page once and write it in each of ``languages`` (the Japanese page, under
+    ``ja/``, from the same build); the path of the first."""
     started = time.perf_counter()
     lines = report.build(ctx)
-    path = ctx.out_dir / f"{report.slug}.md"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("\n".join(lines).rstrip("\n") + "\n")
-    log(ctx.out_dir, f"{report.slug}.md written in {time.perf_counter() - started:.1f} s")
-    return path
+    pages = {"en": lines}
+    if report.title_ja:
+        pages["ja"] = japanese_page(
+            ctx, report.slug, report.title_ja, report.rules_ja, f"{report.slug}.md", lines
+        )
+    written = []
+    for language in languages:
+        if not pages.get(language):
+            raise ValueError(f"no {language} page for {report.game}")
+        path = ctx.out_dir / LANGUAGES[language] / f"{report.slug}.md"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("\n".join(pages[language]).rstrip("\n") + "\n")
+        written.append(path)
+    log(ctx.out_dir, f"{report.slug} written in {time.perf_counter() - started:.1f} s")
+    return written[0]
 
 
 def log(out_dir: Path, message: str) -> None:

@@ -30,17 +30,6 @@ NO_MOVE_COLOUR = "#f2f2f2"
 OUTCOME_BY_LABEL = {o.label: o for o in (Outcome.WIN, Outcome.DRAW, Outcome.LOSS)}
 
 #: Piece colours of the games' drawings, for legends: game -> (colour, label) pairs.
-PIECE_LEGENDS: dict[str, list[tuple[str, str]]] = {
-    "control": [("white", "White piece"), ("black", "Black piece")],
-    "lag": [("white", "White (moves up)"), ("black", "Black (moves down)")],
-    "entropy": [("white", "O (the document's white)"), ("#c8322d", "S (the document's red)")],
-    "interleave": [("#c0392b", "Red"), ("black", "Black")],
-    "super-nonnect": [
-        ("#f3e6c8", "uncut cell"),
-        ("#555555", "cut cell"),
-        ("#bfe3f5", "mini-board of the next cut"),
-    ],
-}
 
 
 def pyplot() -> Any:
@@ -256,7 +245,7 @@ def value_maps(
         axes[k // columns][k % columns].axis("off")
     extra = "no move there" if uncovered else None
     # games that shade the cells without a move themselves: say what the shades mean
-    shading = None if uncovered or arrows else PIECE_LEGENDS.get(game.name)
+    shading = None if uncovered or arrows else (list(game.legend) or None)
     _legend(fig, player, outcomes, arrows, extra, shading)
     fig.tight_layout(rect=(0, 0.05, 1, 1))
     save(fig, path)
@@ -268,18 +257,28 @@ def draw_positions(
     path: Path,
     legend: list[tuple[str, str]] | None = None,
     colours: Sequence[dict[int, str] | None] | None = None,
+    columns: int | None = None,
+    scale: float = 1.0,
 ) -> None:
-    """Several positions side by side with captions and cell names; ``legend`` is (colour,
-    label) pairs for the pieces, ``colours`` optional cell fills per panel."""
+    """Several positions in rows of ``columns`` (default: one row) with captions and cell
+    names; ``legend`` is (colour, label) pairs for the pieces, ``colours`` optional cell
+    fills per panel, ``scale`` the size of a panel."""
     from matplotlib.patches import Patch
 
     plt = pyplot()
-    fig, axes = plt.subplots(1, len(positions), figsize=(4.2 * len(positions), 4.8), squeeze=False)
+    columns = columns or len(positions)
+    rows = (len(positions) + columns - 1) // columns
+    fig, axes = plt.subplots(
+        rows, columns, figsize=(4.2 * scale * columns, 4.8 * scale * rows), squeeze=False
+    )
     names = cell_names(game)
-    for k, (ax, (caption, position)) in enumerate(zip(axes[0], positions)):
+    flat = [ax for row in axes for ax in row]
+    for k, (ax, (caption, position)) in enumerate(zip(flat, positions)):
         fill = colours[k] if colours else None
         game.draw(position, ax, cell_colours=fill or None, cell_labels=names or None)
         ax.set_title(caption, fontsize=9)
+    for ax in flat[len(positions) :]:
+        ax.axis("off")
     if legend:
         handles = [Patch(facecolor=c, edgecolor="#222222", label=label) for c, label in legend]
         fig.legend(
@@ -292,10 +291,15 @@ def draw_positions(
 
 
 def value_remoteness_chart(
-    by_remoteness: dict[str, dict[str, int]], totals: dict[str, int], path: Path, title: str
+    by_remoteness: dict[str, dict[str, int]],
+    totals: dict[str, int],
+    path: Path,
+    title: str,
+    shares: bool = False,
 ) -> None:
     """Positions by value and remoteness on a log scale (left), and the totals of each value
-    (right, log scale: draws may outnumber wins and losses a thousand to one)."""
+    (right, log scale: draws may outnumber wins and losses a thousand to one); ``shares``
+    draws the right panel as each value's share of all positions on a linear scale."""
     import numpy as np
 
     plt = pyplot()
@@ -341,12 +345,30 @@ def value_remoteness_chart(
     left.legend(fontsize=8)
     left.set_title(title, fontsize=9)
     labels = [k for k in ("win", "loss", "draw") if totals.get(k)]
+    if shares:
+        whole = sum(totals[k] for k in labels)
+        values = [totals[k] / whole for k in labels]
+        right.bar(
+            range(len(labels)),
+            values,
+            color=[OUTCOME_COLOURS[OUTCOME_BY_LABEL[k]] for k in labels],
+        )
+        right.set_xticks(range(len(labels)), labels)
+        right.set_ylim(0, 1.1)
+        right.set_ylabel("share of all positions")
+        right.set_title("all positions", fontsize=9)
+        for k, value in enumerate(values):
+            right.text(k, value, f"{value:.0%}", ha="center", va="bottom", fontsize=7)
+        fig.tight_layout()
+        save(fig, path)
+        return
     right.bar(
         range(len(labels)),
         [totals[k] for k in labels],
         color=[OUTCOME_COLOURS[OUTCOME_BY_LABEL[k]] for k in labels],
     )
     right.set_xticks(range(len(labels)), labels)
+    right.set_ylabel("positions (log scale)" if log else "positions")
     _scale(right, log)
     top_total = max((totals[k] for k in labels), default=1)
     right.set_ylim(top=top_total * (4 if log else 1.15))  # room for the numbers
@@ -402,8 +424,10 @@ def grouped_bars(
     path: Path,
     title: str,
     ylabel: str,
+    xlabel: str = "",
 ) -> None:
-    """Bars per category for each (label, values, colour) series, side by side."""
+    """Bars per category for each (label, values, colour) series, side by side, each bar
+    labelled with its value."""
     import numpy as np
 
     plt = pyplot()
@@ -424,7 +448,28 @@ def grouped_bars(
         ax.bar_label(bars, labels=[f"{v:.0%}" for v in values], fontsize=6)
     ax.set_xticks(xs, categories, fontsize=8)
     ax.set_ylabel(ylabel)
+    if xlabel:
+        ax.set_xlabel(xlabel)
     ax.set_title(title, fontsize=9)
     ax.legend(fontsize=8)
     fig.tight_layout()
     save(fig, path)
+
+
+def draw_line(
+    game: Game[Any, Any],
+    line: Sequence[str],
+    path: Path,
+    legend: list[tuple[str, str]] | None = None,
+    columns: int = 6,
+) -> None:
+    """A perfect line drawn whole: the start, then the position after every ply with the
+    ply's number and move, the last panel marked as the final position."""
+    position = game.initial_position()
+    panels = [("start", position)]
+    for ply, name in enumerate(line, 1):
+        mover = game.players[game.to_move(position)]
+        position = game.play(position, game.parse_move(position, name))
+        final = " (final position)" if ply == len(line) else ""
+        panels.append((f"ply {ply}: {mover} {name}{final}", position))
+    draw_positions(game, panels, path, legend, columns=columns, scale=0.55)

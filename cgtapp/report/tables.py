@@ -76,6 +76,8 @@ def claim_finding(cert: dict[str, Any], limit: int = 400) -> str:
 
 def claims_section(certificates: dict[str, dict[str, Any]], heading: str = "##") -> list[str]:
     """The document's claims for one game: verdict, finding, link to the certificate."""
+    from proofs.registry import verdict_words
+
     if not certificates:
         return []
     lines = [
@@ -89,7 +91,7 @@ def claims_section(certificates: dict[str, dict[str, Any]], heading: str = "##")
         [
             f"`{claim_id}`",
             cert.get("statement", ""),
-            f"**{cert.get('verdict', '?')}**",
+            f"**{verdict_words(cert)}**",
             claim_finding(cert),
             f"[certificate](claims/{claim_id}.md)",
         ]

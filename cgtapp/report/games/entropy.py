@@ -12,21 +12,24 @@ from cgt.protocol import Outcome
 from cgt.registry import load_game
 from cgtapp.report import data
 from cgtapp.report.document import (
+    APPENDIX,
     SQUARE_NOTATION,
     VALUE_NOTATION,
     GameReport,
+    Implication,
+    Opening,
     Question,
     ReportContext,
     certificates,
     claims,
     log,
+    opening_sections,
     page_head,
-    questions_section,
     small_board_section,
     verdict,
 )
 from cgtapp.report.figures import value_maps, value_remoteness_chart
-from cgtapp.report.tables import count, pct, table
+from cgtapp.report.tables import count, moves_list, pct, table
 
 SLUG = "entropy"
 DATA = "entropy-5x5"
@@ -166,6 +169,32 @@ def compute_from_store(
     return results
 
 
+def figure_3_under_disable() -> dict[str, Any]:
+    """Figure 3 under the other sources' rule (``goal=disable``): for each of O's moves,
+    S's replies that win at once (two plies, every move: exact for "indefensible")."""
+    from proofs.entropy import FIGURE_3
+
+    game = load_game("entropy", goal="disable")
+    position = game.parse(FIGURE_3)
+    replies = {}
+    for move in game.moves(position):
+        after = game.play(position, move)
+        wins = [
+            game.move_name(after, reply)
+            for reply in game.moves(after)
+            if game.result(game.play(after, reply)) is not None
+            and game.winner(game.play(after, reply)) == 1 - game.to_move(position)  # type: ignore[attr-defined]
+        ]
+        replies[game.move_name(position, move)] = wins
+    return {
+        "position": FIGURE_3,
+        "goal": "disable",
+        "o_moves": len(replies),
+        "o_moves_met_by_an_immediate_s_win": sum(1 for w in replies.values() if w),
+        "s_winning_replies": replies,
+    }
+
+
 def _fallback(ctx: ReportContext) -> dict[str, Any]:
     """What the entropy.solved certificate stored, when no summary of the stored solution
     has been written yet."""
@@ -207,7 +236,7 @@ def build(ctx: ReportContext) -> list[str]:
         {"width": 4, "height": 3, "setup": "SSSS/..../OOOO O"},
         "entropy-4x3",
         "4x3, four pieces each (comparison)",
-        level="##",
+        appendix=True,
     )
     game = load_game("entropy")
     totals = r["by_outcome"]
@@ -229,6 +258,41 @@ def build(ctx: ReportContext) -> list[str]:
                 )
         return "not valued yet (no summary of the stored solution)"
 
+    share_draw = pct((totals["draw"] or 0) / r["positions"])
+    disable_stored = ctx.stored("entropy-figure-3-disable", figure_3_under_disable, COMMAND)
+    disable = disable_stored.results
+
+    def figure_panel(figure: str, after: list[str]) -> dict[str, Any]:
+        return next(
+            (p for p in figures if p["figure"] == figure and p["after"] == after), {"moves": []}
+        )
+
+    def moves_of(figure: str, after: list[str], outcome: str) -> list[str]:
+        return [m["move"] for m in figure_panel(figure, after)["moves"] if m["outcome"] == outcome]
+
+    fig2_draws = moves_of("figure 2", [], "draw")
+    s_losing = moves_of("figure 3", ["b2-b4"], "loss")
+    s_moves = figure_panel("figure 3", ["b2-b4"])["moves"]
+    implications = [
+        Implication(
+            f"Entropy needs a rule that ends the game: the 5x5 start is a {start['outcome']} "
+            f"only because endless play counts as a draw, a rule the source does not state, and "
+            f"{share_draw} of all {count(r['positions'])} positions are drawn the same way.",
+            f"エントロピーにはゲームを終わらせる規則が必要です。5x5の初期状態が引き分けなのは"
+            f"終わらないプレイを引き分けとした場合だけで、出典にはその規則がありません。全"
+            f"{count(r['positions'])}局面の{share_draw}が同じ理由で引き分けです。",
+            "exact",
+        ),
+        Implication(
+            f"Where a win can be forced it can take long: the longest forced win lasts "
+            f"{longest.get('remoteness', '?')} plies, so a move limit or a repetition rule would "
+            "change the result of some won positions as well as end the drawn ones.",
+            f"勝ちを強制できる局面でも長くかかることがあり、最長の強制勝ちは"
+            f"{longest.get('remoteness', '?')}手です。手数制限や繰り返しの規則は、引き分けの局面を"
+            "終わらせるだけでなく、一部の勝ちの局面の結果も変えます。",
+            "exact",
+        ),
+    ]
     questions = [
         Question(
             "Who wins 5x5 Entropy with perfect play?",
@@ -236,6 +300,10 @@ def build(ctx: ReportContext) -> list[str]:
             f"{len(start['moves'])} first moves draws. Solved over all "
             f"{count(r['positions'])} positions up to symmetry. Claim {verdict(ctx, 'entropy.solved')}.",
             "[the 5x5 board](#the-5x5-board-from-the-stored-solution)",
+            "5x5のエントロピーは完全なプレイでどちらが勝つか？",
+            f"どちらも勝ちません。初期状態は引き分けで、白(O)の初手{len(start['moves'])}通りはすべて"
+            f"引き分けです（対称性を除く全{count(r['positions'])}局面を解析）。終わらないプレイを"
+            "引き分けとした場合の結果です。［厳密］",
         ),
         Question(
             "How long are forced wins?",
@@ -244,6 +312,10 @@ def build(ctx: ReportContext) -> list[str]:
             f"all positions are won and {pct((totals['loss'] or 0) / r['positions'])} lost for the "
             "player to move, the rest drawn.",
             "[value and remoteness](#the-5x5-board-from-the-stored-solution)",
+            "強制勝ちはどれくらい長いか？",
+            f"最長の強制勝ちは{longest.get('remoteness', '?')}手です。全局面のうち手番側の勝ちは"
+            f"{pct((totals['win'] or 0) / r['positions'])}、負けは"
+            f"{pct((totals['loss'] or 0) / r['positions'])}、残りは引き分けです。［厳密］",
         ),
         Question(
             "Figure 2: must O resolve the isolated c5, and are a3-b4 and d3-d5 legal?",
@@ -251,11 +323,16 @@ def build(ctx: ReportContext) -> list[str]:
             + fig_values("figure 2", [])
             + ".",
             "[figure 2](#the-documents-figures-move-by-move)",
+            "図2: 白は孤立した`c5`を解消しなければならないか、`a3-b4`と`d3-d5`は合法か？",
+            f"はい、どちらも成り立ちます。図2では白の合法手{len(figure_panel('figure 2', [])['moves'])}通りが"
+            f"すべて孤立を解消し、そのうち{len(fig2_draws)}通りが引き分けを保ちます。［厳密］",
         ),
         Question(
             "Figure 2: would S win with b3-c2 and c3-c4?",
             f"{verdict(ctx, 'entropy.fig2-threat')}.",
             "[claims](#the-documents-claims)",
+            "図2: 赤は`b3-c2`と`c3-c4`で勝つか？",
+            "はい。その2手で赤の勝利条件を満たす局面になります。［厳密］",
         ),
         Question(
             "Figure 2: after a4-c4 must S move b3 or c3; after e4-c4 is c3-e4 S's only move?",
@@ -265,11 +342,20 @@ def build(ctx: ReportContext) -> list[str]:
             + fig_values("figure 2", ["e4-c4"])
             + ".",
             "[figure 2](#the-documents-figures-move-by-move)",
+            "図2: `a4-c4`の後、赤は`b3`か`c3`を動かす必要があるか。`e4-c4`の後、`c3-e4`が赤の唯一の手か？",
+            "`a4-c4`の後は成り立ちます。`e4-c4`の後の唯一の手は"
+            + moves_list(ctx.evidence("entropy.fig2-e4c4").get("legal_S_moves") or [])
+            + "で、`c3-e4`はクイーンの動きでは"
+            f"ないので誤植と思われます。`a4-c4`の後、赤の{len(figure_panel('figure 2', ['a4-c4'])['moves'])}手のうち"
+            f"{len(moves_of('figure 2', ['a4-c4'], 'loss'))}手は負けです。［厳密］",
         ),
         Question(
             "Figure 3: is moving the b2 piece O's only defence against d2-e1?",
             f"{verdict(ctx, 'entropy.fig3-only-defence')}; " + fig_values("figure 3", []) + ".",
             "[figure 3](#the-documents-figures-move-by-move)",
+            "図3: 赤の脅威を防ぐには`b2`の白を動かすしかないか？",
+            f"はい。図3で白の{len(figure_panel('figure 3', [])['moves'])}手のうち引き分けを保つのは"
+            f"{len(moves_of('figure 3', [], 'draw'))}手（`b2`の白の移動）だけです。［厳密］",
         ),
         Question(
             "Figure 3: after b2-b4 and d2-e1, does O win with correct play, and does moving b4 "
@@ -278,13 +364,53 @@ def build(ctx: ReportContext) -> list[str]:
             + fig_values("figure 3", ["b2-b4", "d2-e1"])
             + ".",
             "[figure 3](#the-documents-figures-move-by-move)",
+            "図3: `b2-b4`と`d2-e1`の後、白は正しく指せば勝つか、`b4`を先に動かすと負けるか？",
+            f"白は{figure_panel('figure 3', ['b2-b4', 'd2-e1']).get('remoteness')}手で勝ちます。`b4`の移動の"
+            "ほとんどは即座に赤の勝ちになりますが、"
+            + moves_list(
+                [
+                    m
+                    for m, v in ctx.evidence("entropy.fig3-endgame")
+                    .get("first_moves_of_b4", {})
+                    .items()
+                    if v == "win"
+                ]
+            )
+            + "は勝ちます（図4そのものは出典にないため、"
+            "`d2-e1`の後の局面で確認）。［厳密］",
         ),
         Question(
             "Under the other sources' rule (win as soon as no piece of yours touches a friend), "
             "is figure 3 indefensible?",
-            "The toolkit has that rule (`-p goal=disable`) but this report does not solve "
-            "figure 3 under it.",
-            "not computed",
+            f"Yes, at once: under `goal=disable` each of O's {disable['o_moves']} moves in figure "
+            f"3 meets an immediate S win ({disable['o_moves_met_by_an_immediate_s_win']} of "
+            f"{disable['o_moves']}; every reply checked), as the document says. The whole 5x5 "
+            "game under that rule is not solved: it needs a full packed solve like the "
+            "standard rule's (see `entropy.solved`), over this session's budget.",
+            "computed from figure 3 (two plies, every move)",
+            "他の出典の規則（自分のコマが味方と接しなくなったら勝ち）では、図3は守りようがないか？",
+            f"はい。その規則では図3の白の{disable['o_moves']}手のうち"
+            f"{disable['o_moves_met_by_an_immediate_s_win']}手に赤の即勝ちがあります（すべての応手を"
+            "確認）。その規則での5x5全体は解いていません（標準の規則と同じ全局面の解析が"
+            "必要で、今回の予算を超えます）。［厳密］",
+        ),
+        Question(
+            "Figure 2 in words: what does O's choice matter?",
+            f"Nothing for the result: in figure 2 all {len(fig2_draws)} of O's legal moves hold "
+            f"the draw (no move wins, none loses), the document's a4-c4 and e4-c4 included.",
+            "[figure 2](#the-documents-figures-move-by-move)",
+            "図2を言葉で: 白の選択は結果に影響するか？",
+            f"しません。図2の白の合法手{len(fig2_draws)}通りはすべて引き分けを保ちます"
+            "（勝つ手も負ける手もありません）。文書の`a4-c4`と`e4-c4`も含みます。［厳密］",
+        ),
+        Question(
+            "Figure 3 after b2-b4: which of S's moves lose?",
+            f"Only {moves_list(s_losing)}, of S's {len(s_moves)} moves: the document's own "
+            "continuation is S's only losing move; every other move holds the draw (drawn below).",
+            "[S's only losing move](#ss-only-losing-move)",
+            "図3で`b2-b4`の後、赤のどの手が負けか？",
+            f"赤の{len(s_moves)}手のうち{moves_list(s_losing)}だけです。文書が続けた手そのものが赤の"
+            "唯一の負けの手で、他の手はすべて引き分けを保ちます（英語版に図があります）。［厳密］",
         ),
     ]
     lines = page_head(
@@ -300,7 +426,7 @@ def build(ctx: ReportContext) -> list[str]:
         + VALUE_NOTATION,
         "cgt report entropy",
     )
-    lines += questions_section(questions)
+    lines += opening_sections(ctx, Opening(implications, questions))
     lines += ["## The 5x5 board from the stored solution", ""]
     lines += [
         f"The standard start `{game.render(game.initial_position())}` is a **{start['outcome']}**. "
@@ -316,8 +442,17 @@ def build(ctx: ReportContext) -> list[str]:
             totals,
             path,
             "Entropy 5x5: positions by value and remoteness",
+            shares=True,
         )
         lines += ctx.image(path, "positions by value and remoteness")
+        lines += [
+            "Left: positions at each remoteness, one point per count (log scale). The points "
+            "form two bands: most wins end on the winner's own move (odd remoteness), but in "
+            "Entropy a move can also complete the opponent's goal, so a second, lower band of "
+            "wins lies at even remoteness, and of losses at odd. Right: each value's share of "
+            f"all positions (linear scale): {pct(totals['draw'] / r['positions'])} are drawn.",
+            "",
+        ]
         top = max((int(k) for v in r["by_outcome_remoteness"].values() for k in v), default=0)
         step = max(1, (top + 1) // 12)
         buckets = list(range(0, top + 1, step))
@@ -417,8 +552,23 @@ def build(ctx: ReportContext) -> list[str]:
             "document's statements about them are checked by the claims below.",
             "",
         ]
-    lines += small_lines
+    if s_moves:
+        lines += ["### S's only losing move", ""]
+        s_panel = figure_panel("figure 3", ["b2-b4"])
+        path = ctx.figure("entropy_figure-3_s-losing-move.png")
+        value_maps(
+            game,
+            [("figure 3 after b2-b4: S to move", game.parse(s_panel["position"]), s_moves)],
+            path,
+        )
+        lines += ctx.image(path, "figure 3 after b2-b4, every move of S valued")
+    lines += [
+        f"Figure 3 under `goal=disable` (every O move, every S reply): {disable_stored.provenance()}",
+        "",
+    ]
     lines += claims(ctx)
+    lines += [APPENDIX, ""]
+    lines += small_lines
     return lines
 
 
@@ -435,4 +585,14 @@ def headline(ctx: ReportContext) -> str:
     return "-"
 
 
-REPORT = GameReport("entropy", SLUG, build, headline)
+TITLE_JA = "エントロピー: 5x5、標準の初期状態"
+RULES_JA = (
+    "5×5マスの盤面に各自7個のコマ（白(O)が先手、赤(S)）。コマはチェスのQueenと同じく縦横斜めに"
+    "好きなだけ動けますが、飛び越せず、味方のコマと隣接しているコマだけが動けます。孤立した"
+    "コマ（敵とも味方とも隣接しない）があれば先に解消しなければならず、できなければパスします。"
+    "自分のすべてのコマが敵のコマと隣接し、味方のコマとは隣接していなければ勝ちです。両者が"
+    "同時に満たした場合や、どちらも動けない場合は引き分けです。終わらないプレイは引き分けと"
+    "します（このプロジェクトの規則で、出典にはありません）。"
+)
+
+REPORT = GameReport("entropy", SLUG, build, headline, TITLE_JA, RULES_JA)

@@ -11,21 +11,24 @@ from cgt.protocol import Game, Outcome
 from cgt.registry import load_game
 from cgtapp.report import analysis, data
 from cgtapp.report.document import (
+    APPENDIX,
     HEX_NOTATION,
     VALUE_NOTATION,
     GameReport,
+    Implication,
+    Opening,
     Question,
     ReportContext,
     attempts_section,
     certificates,
     claims,
     line_caption,
+    opening_sections,
     page_head,
-    questions_section,
     small_board_section,
     verdict,
 )
-from cgtapp.report.figures import value_maps
+from cgtapp.report.figures import draw_line, value_maps
 from cgtapp.report.tables import count, moves_list, pct, table
 
 SLUG = "lag"
@@ -66,6 +69,46 @@ def line_facts(game: Any, line: list[str]) -> dict[str, Any]:
         "pieces_left": {"White": int(white).bit_count(), "Black": int(black).bit_count()},
         "final_position": game.render(position),
     }
+
+
+def line_depths(ctx: ReportContext) -> dict[str, Any]:
+    """How far each side's pieces advance along each goal's stored perfect line: the most
+    rows any piece of the side stands beyond its own home rows at any point of the line."""
+    from cgtapp.report import data
+
+    stored = data.load(ctx.out_dir, DATA)
+    out: dict[str, Any] = {}
+    for goal, entry in stored.results.items() if stored else []:
+        game: Any = load_game("lag", size=3, goal=goal)
+        rows = game.board.rows
+        row_of = {cell: r for r, cells in enumerate(rows) for cell in cells}
+        last = len(rows) - 1
+        deepest = {"White": 0, "Black": 0}
+        position = game.initial_position()
+        start_rows = {
+            side: {row_of[c] for c in range(game.board.size) if position[k] >> c & 1}
+            for k, side in enumerate(("White", "Black"))
+        }
+        for name in entry["principal_variation"]:
+            position = game.play(position, game.parse_move(position, name))
+            for k, side in enumerate(("White", "Black")):
+                cells = [c for c in range(game.board.size) if position[k] >> c & 1]
+                # White advances upward (row 0 is its far row), Black downward
+                reach = [
+                    (min(start_rows[side]) - row_of[c])
+                    if k == 0
+                    else (row_of[c] - max(start_rows[side]))
+                    for c in cells
+                ]
+                deepest[side] = max([deepest[side], *reach])
+        out[goal] = {
+            "rows_beyond_home": deepest,
+            "rows_to_the_far_row": {
+                "White": min(start_rows["White"]),
+                "Black": last - max(start_rows["Black"]),
+            },
+        }
+    return out
 
 
 def compute_size_3(ctx: ReportContext) -> dict[str, Any]:
@@ -113,7 +156,12 @@ def build(ctx: ReportContext) -> list[str]:
     stored = ctx.stored(DATA, lambda: compute_size_3(ctx), COMMAND)
     by_goal = stored.results
     small_lines, two = small_board_section(
-        ctx, "lag", TWO_PIECES, "lag-size-3-two-pieces", "Size 3 with two pieces each (comparison)"
+        ctx,
+        "lag",
+        TWO_PIECES,
+        "lag-size-3-two-pieces",
+        "Size 3 with two pieces each (comparison)",
+        appendix=True,
     )
     ideal = ctx.evidence("lag.ideal-goal-frequency")
     per_goal = ideal.get("per_goal", {}) if isinstance(ideal.get("per_goal"), dict) else {}
@@ -125,6 +173,54 @@ def build(ctx: ReportContext) -> list[str]:
         else {}
     )
     attempts = attempts_section(ctx, "lag")
+    depths_stored = ctx.stored("lag-size-3-line-depths", lambda: line_depths(ctx), COMMAND)
+    depths = depths_stored.results
+    far = by_goal["far-row"]
+    fro = by_goal["far-row-one-object"]
+    std_wins = [m["move"] for m in std["moves"] if m["outcome"] == "win"]
+    hist = measured.get("winner_objects_histogram") or {}
+    dispersed = sum(v for k, v in hist.items() if k != "1")
+    implications = [
+        Implication(
+            f"The far-row goal is too sharp: on size 3 Black, the second player, wins in "
+            f"{far['remoteness']} plies and every one of White's {len(far['moves'])} openings "
+            "loses, so it makes a race the first mover cannot win.",
+            f"ファーロウ（相手側の端の列）に着いたら勝ちのゴールは鋭すぎます。サイズ3では後手の黒が"
+            f"{far['remoteness']}手で勝ち、白の初手{len(far['moves'])}通りはすべて負けです。",
+            "exact",
+        ),
+        Implication(
+            f"The standard goal gives White, the first player, a {std['remoteness']}-ply win "
+            f"from {len(std_wins)} of {len(std['moves'])} openings, and far row with one "
+            f"object keeps that winner ({fro['remoteness']} plies, {fro['captures']} captures).",
+            f"標準のゴールでは先手の白が初手{len(std['moves'])}通り中{len(std_wins)}通りから"
+            f"{std['remoteness']}手で勝ち、オブジェクト1個でファーロウに着いたら勝ちのゴールでも"
+            f"勝者は変わりません（{fro['remoteness']}手、除去{fro['captures']}回）。",
+            "exact",
+        ),
+    ]
+    if measured:
+        implications.append(
+            Implication(
+                f"With perfect play the winner ends with one object on "
+                f"{pct(measured.get('winner_one_object_share'))} of the "
+                f"{count(measured.get('games'))} optimal lines, so the dispersed win the goal "
+                "rule allows is almost never what the best play does on size 3.",
+                f"完全なプレイでは、最善手順{count(measured.get('games'))}本の"
+                f"{pct(measured.get('winner_one_object_share'))}で勝者がオブジェクト1個で終わり、"
+                "ゴール規則が許す分散した勝ちはサイズ3の最善手ではほとんど起きません。",
+                "exact",
+            )
+        )
+    implications.append(
+        Implication(
+            "Whether the same holds on sizes 4 and 5, the boards the document recommends, is "
+            "not yet estimated; neither is solved.",
+            "文書が推奨するサイズ4・5で同じことが言えるかは、まだ推定していません"
+            "（どちらも未解決です）。",
+            "not yet estimated",
+        )
+    )
     questions = [
         Question(
             "Are games won with the winner's pieces still dispersed?",
@@ -147,14 +243,38 @@ def build(ctx: ReportContext) -> list[str]:
             + f". Claim {verdict(ctx, 'lag.ideal-goal-frequency')}.",
             "[the four goals](#size-3-standard-setup-the-four-goals-side-by-side), "
             "[measurement](claims/lag.ideal-goal-frequency.md)",
+            "勝者の駒が分散したまま勝つゲームはあるか？",
+            (
+                f"完全なプレイではまれです。標準のセットアップの最善手順{count(measured.get('games'))}本の"
+                f"{pct(measured.get('winner_one_object_share'))}で勝者はオブジェクト1個で終わります。"
+                if measured
+                else ""
+            )
+            + f"英語版に描いた完全な手順では白が{std['remoteness']}手の後、オブジェクト"
+            f"{std['winner_objects']}個で勝ちます。［厳密］",
         ),
         Question(
             "Can a player aim for a dispersed win on purpose?",
-            "The toolkit cannot measure intent; what it can say is that under perfect play the "
-            "winner reaches one object on "
-            + (pct(measured.get("winner_one_object_share")) if measured else "the line shown")
-            + " of the optimal lines, so a dispersed win is not what the best play aims for on size 3.",
+            (
+                f"Among the {count(measured.get('games'))} fastest-win lines, {count(dispersed)} end "
+                "with the winner holding more than one object, so a dispersed win is reachable "
+                "while winning fastest. Whether the winner can force one against every defence "
+                "is a different game (a win counts only when dispersed); it is not solved here: "
+                "the compiled LAG kernel has no such goal, and the readable rules' solvers do not "
+                "finish size 3 within this session's budget."
+                if measured
+                else "Not measured."
+            ),
             "[measurement](claims/lag.ideal-goal-frequency.md)",
+            "分散した勝ちを意図して狙えるか？",
+            (
+                f"最短で勝つ最善手順{count(measured.get('games'))}本のうち{count(dispersed)}本は"
+                "勝者のオブジェクトが2個以上で終わるので、最短で勝ちながら分散した勝ちに届くことは"
+                "あります。どんな守りに対しても分散した勝ちを強制できるかは別のゲーム"
+                "（分散しているときだけ勝ち）で、ここでは解いていません。［厳密］"
+                if measured
+                else "測定していません。"
+            ),
         ),
         Question(
             "What do the other goals do to the game: who wins, how long, how many captures?",
@@ -165,6 +285,13 @@ def build(ctx: ReportContext) -> list[str]:
             )
             + ". Only the pure far-row goal hands the win to the second player.",
             "[the four goals](#size-3-standard-setup-the-four-goals-side-by-side)",
+            "他のゴールはゲームをどう変えるか（勝者、長さ、除去の回数）？",
+            "、".join(
+                f"{g}: {'白（先手）' if by_goal[g]['winner'] == 'first' else '黒（後手）'}が"
+                f"{by_goal[g]['remoteness']}手で勝ち、除去{by_goal[g]['captures']}回"
+                for g in GOALS
+            )
+            + "。後手に勝ちを渡すのはファーロウのみのゴールだけです。［厳密］",
         ),
         Question(
             "Does the strict goal make play more passive (longer)?",
@@ -173,6 +300,10 @@ def build(ctx: ReportContext) -> list[str]:
             f"plies against {std['remoteness']} under the standard goal, with "
             f"{by_goal['strict']['captures']} captures against {std['captures']}.",
             "[the four goals](#size-3-standard-setup-the-four-goals-side-by-side)",
+            "厳格なゴールはプレイを消極的（長く）にするか？",
+            f"完全なプレイでは厳格なゴールは{by_goal['strict']['remoteness']}手、標準のゴールは"
+            f"{std['remoteness']}手、除去は{by_goal['strict']['captures']}回と{std['captures']}回です。"
+            "［厳密］",
         ),
         Question(
             "Do the far-row goals end the game before the pieces go deep, with more captures?",
@@ -185,8 +316,25 @@ def build(ctx: ReportContext) -> list[str]:
                 f"{g} {v['pieces_left']['White']}+{v['pieces_left']['Black']}"
                 for g, v in by_goal.items()
             )
-            + " White+Black).",
+            + " White+Black). How deep the pieces go on the perfect lines, rows beyond "
+            "their own home rows (of the rows to the far row): "
+            + "; ".join(
+                f"{g} White {d['rows_beyond_home']['White']} of {d['rows_to_the_far_row']['White']}, "
+                f"Black {d['rows_beyond_home']['Black']} of {d['rows_to_the_far_row']['Black']}"
+                for g, d in depths.items()
+            )
+            + ".",
             "[the four goals](#size-3-standard-setup-the-four-goals-side-by-side)",
+            "ファーロウのゴールは駒が深く入る前にゲームを終わらせ、除去が増えるか？",
+            f"オブジェクト1個でファーロウ: {fro['remoteness']}手、除去{fro['captures']}回。"
+            f"ファーロウのみ: {far['remoteness']}手、除去{far['captures']}回。完全な手順で駒が"
+            "自陣の列を越えて進んだ最大の列数（ファーロウまでの列数中）: "
+            + "、".join(
+                f"{g} 白{d['rows_beyond_home']['White']}/{d['rows_to_the_far_row']['White']}、"
+                f"黒{d['rows_beyond_home']['Black']}/{d['rows_to_the_far_row']['Black']}"
+                for g, d in depths.items()
+            )
+            + "。［厳密］",
         ),
         Question(
             "Does the far-row goal let the attacker threaten two ways (as in Onager)?",
@@ -195,6 +343,9 @@ def build(ctx: ReportContext) -> list[str]:
             f"{len(by_goal['far-row']['moves'])} openings loses, so the first mover cannot "
             "make a double threat stick.",
             "[opening arrows](#size-3-standard-setup-the-four-goals-side-by-side)",
+            "ファーロウのゴールで攻め手は（Onagerのように）二方向の脅威を作れるか？",
+            f"サイズ3ではファーロウのゴールは後手（黒）の{far['remoteness']}手の勝ちで、白の初手"
+            f"{len(far['moves'])}通りはすべて負けです。先手の二重の脅威は成立しません。［厳密］",
         ),
         Question(
             "Is capturing rare, as the document expects?",
@@ -202,13 +353,29 @@ def build(ctx: ReportContext) -> list[str]:
             + ", ".join(
                 f"{g} {by_goal[g]['captures']} in {by_goal[g]['remoteness']} plies" for g in GOALS
             )
-            + ". The document gives no figure to hold this against.",
+            + ". The document expects captures to be rare; it gives no figure, and on these "
+            "lines a capture comes every "
+            + ", ".join(
+                f"{by_goal[g]['remoteness'] / by_goal[g]['captures']:.1f} plies ({g})"
+                for g in GOALS
+                if by_goal[g]["captures"]
+            )
+            + ".",
             "[the four goals](#size-3-standard-setup-the-four-goals-side-by-side)",
+            "文書の予想どおり、除去はまれか？",
+            "完全な手順（ゴールごとに最善の1局）での除去の回数: "
+            + "、".join(
+                f"{g} {by_goal[g]['remoteness']}手中{by_goal[g]['captures']}回" for g in GOALS
+            )
+            + "。文書は数値を示していません。［厳密］",
         ),
         Question(
             "Does every game end (the point of the current goal rule)?",
             f"{verdict(ctx, 'lag.termination')}.",
             "[claims](#the-documents-claims)",
+            "すべてのゲームは終わるか（現在のゴール規則の目的）？",
+            "はい。すべての合法手がポテンシャルを上げるので同じ局面は繰り返されません"
+            "（すべてのサイズについての論証）。［厳密］",
         ),
         Question(
             "The document recommends size 4 or 5: who wins there?",
@@ -217,6 +384,8 @@ def build(ctx: ReportContext) -> list[str]:
             "[boards out of reach](#boards-out-of-reach-how-far-the-attempts-got)"
             if attempts
             else "not computed",
+            "文書はサイズ4か5を推奨している。そこではどちらが勝つか？",
+            "不明です。どちらも未解決です（試行とその到達点は英語版の表にあります）。",
         ),
     ]
     lines = page_head(
@@ -233,7 +402,7 @@ def build(ctx: ReportContext) -> list[str]:
         "piece to its target, coloured by value. " + VALUE_NOTATION,
         "cgt report lag",
     )
-    lines += questions_section(questions)
+    lines += opening_sections(ctx, Opening(implications, questions))
     lines += ["## Size 3, standard setup: the four goals side by side", ""]
     rows = []
     for goal in GOALS:
@@ -302,8 +471,18 @@ def build(ctx: ReportContext) -> list[str]:
     if panels:
         path = ctx.figure("lag_size-3_standard_line.png")
         value_maps(game, panels, path)
-        lines += ["Every move's value along the perfect line (standard goal):", ""]
+        plies = ", ".join(str(p["ply"]) for p in std.get("line", []))
+        lines += [
+            f"Every move's value at plies {plies} of the perfect line (standard goal; the "
+            "whole lines are drawn after it):",
+            "",
+        ]
         lines += ctx.image(path, "move values along the perfect line, standard goal")
+    for goal, goal_game in zip(GOALS, games):
+        whole = ctx.figure(f"lag_size-3_{goal}_whole-line.png")
+        draw_line(goal_game, by_goal[goal]["principal_variation"], whole, list(goal_game.legend))
+        lines += [f"The perfect line under goal={goal}, every ply:", ""]
+        lines += ctx.image(whole, f"the whole perfect line, goal={goal}")
     if per_goal:
         lines += ["### How often the ideal goal is reached", ""]
         lines += [
@@ -337,12 +516,15 @@ def build(ctx: ReportContext) -> list[str]:
         lines.append("")
     lines += [
         "Reproduce: `cgt solve lag -p size=3 -p goal=GOAL --solver compiled`. "
-        + stored.provenance(),
+        + stored.provenance()
+        + " How deep the pieces go on the perfect lines: "
+        + depths_stored.provenance(),
         "",
     ]
-    lines += small_lines
     lines += attempts
     lines += claims(ctx)
+    lines += [APPENDIX, ""]
+    lines += small_lines
     _ = two
     return lines
 
@@ -360,4 +542,14 @@ def headline(ctx: ReportContext) -> str:
     )
 
 
-REPORT = GameReport("lag", SLUG, build, headline)
+TITLE_JA = "LAG: サイズ3、標準のセットアップ、4つのゴール"
+RULES_JA = (
+    "ヘックスグリッド正六角形ボード。各プレイヤーは自分の側の2列に自色の駒を配置します"
+    "（白が下、黒が上）。手番では自色の駒を1個、グリッドに沿った直線上に、ボード上の自色の"
+    "*オブジェクト*（隣接してひとつながりの駒）の数ちょうどの距離だけ移動させます。間の駒は"
+    "飛び越せ、移動先の相手色の駒は除去されます。前へは常に、横へはオブジェクトの数が減る"
+    "ときだけ動かせ、後ろへは動かせません。手番に動かせる駒がなければ、オブジェクトの少ない"
+    "プレイヤーの勝ち、同数なら動けないプレイヤーの勝ちです。文書の他のゴールも並べて比べます。"
+)
+
+REPORT = GameReport("lag", SLUG, build, headline, TITLE_JA, RULES_JA)
