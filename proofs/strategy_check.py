@@ -1,0 +1,175 @@
+"""Check a strategy file (docs/strategy-format.md) from the readable rules alone.
+
+Everything the check knows about the game comes from its rules module (``cgt/games/*.py``,
+loaded by name from the file's header): ``parse`` and ``render`` of positions, ``moves``,
+``move_name``/``parse_move``, ``play``, ``to_move`` and ``result``. No solver and no compiled
+kernel is used, so a referee who trusts the rules module and these hundred lines trusts the
+result.
+
+From the root, the check walks every line the strategy allows: at the winner's turn the one
+move the file gives (which must be legal), at the loser's turn every legal move. It succeeds
+when every line ends in a finished game the winner has won, every winner-to-move position met
+has an entry, and no line comes back to a position already on it (a repeating line never ends).
+Files whose game's positions can repeat also carry a rank per entry, checked to decrease
+strictly from each winner's turn to the next. The walk is depth-first with the current line
+on a stack, so a failure is reported with the moves that reach it.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from cgt.errors import CGTError
+from cgt.protocol import Outcome
+from solvers.strategy import StrategyFileError, read_strategy
+
+
+@dataclass
+class StrategyCheck:
+    """The verdict on one file: ``failure`` is None when the strategy is verified."""
+
+    path: str
+    game: str
+    root: str
+    winner: str
+    entries: int
+    positions: int  # distinct positions visited
+    lines: int  # complete lines of play from the root (the loser's choices)
+    seconds: float
+    failure: str | None = None
+    line: tuple[str, ...] = ()
+
+    @property
+    def verified(self) -> bool:
+        return self.failure is None
+
+    def summary(self) -> str:
+        """The one-line verdict."""
+        if self.verified:
+            return (
+                f"verified: {self.path} ({self.game}, {self.winner} player wins from "
+                f"{self.root!r}): {self.positions:,} positions, {self.lines:,} lines, "
+                f"{self.entries:,} entries, {self.seconds:.1f} s"
+            )
+        reached = " ".join(self.line) if self.line else "(the root)"
+        return f"refuted: {self.path}: {self.failure}; line: {reached}"
+
+    def as_dict(self) -> dict[str, Any]:
+        return {**self.__dict__, "line": list(self.line), "verified": self.verified}
+
+
+class _Refuted(Exception):
+    pass
+
+
+def check_strategy(path: Path | str) -> StrategyCheck:
+    """Check the file at ``path``; :class:`StrategyFileError` when it cannot be read at all
+    (damaged, truncated, foreign), a verdict with ``failure`` when it is read but wrong."""
+    started = time.perf_counter()
+    header, entries = read_strategy(path)
+    try:
+        game = header.load_game()
+        root = game.parse(header.root)
+    except CGTError as exc:
+        raise StrategyFileError(
+            f"{path}: header names no position of a known game ({exc})"
+        ) from None
+    table: dict[str, tuple[str, int | None]] = {}
+    for position, move, rank in entries:
+        if position in table:
+            raise StrategyFileError(f"{path}: position {position!r} has two entries")
+        table[position] = (move, rank)
+    if not game.acyclic and not header.ranked:
+        raise StrategyFileError(f"{path}: {game.name} positions can repeat; entries need ranks")
+    mover = game.to_move(root)
+    winner = mover if header.winner == "first" else 1 - mover
+    # positions are told apart by their string and the player to move (the strings of
+    # impartial games need not name the player)
+    lines: dict[tuple[str, int], int] = {}  # finished positions -> lines from there
+    on_line: set[tuple[str, int]] = set()
+    # one frame per position of the current line: [identity, children to visit, lines, move]
+    stack: list[list[Any]] = []
+
+    def line_moves() -> tuple[str, ...]:
+        return tuple(frame[3] for frame in stack[1:])
+
+    def rank_of(text: str) -> int:
+        return table[text][1] if header.ranked else 0  # type: ignore[return-value]
+
+    def enter(position: Any, move_name: str | None) -> None:
+        text = game.render(position)
+        identity = (text, game.to_move(position))
+        if identity in on_line:
+            raise _Refuted(f"the line comes back to {text!r}, so it may never end")
+        result = game.result(position)
+        children: list[tuple[str, Any]] = []
+        if result is not None:
+            if (result == Outcome.WIN) != (game.to_move(position) == winner):
+                raise _Refuted(f"the game ends in {text!r} and the {header.winner} player lost")
+        elif game.to_move(position) == winner:
+            if text not in table:
+                raise _Refuted(f"no entry for {text!r}, where the winner is to move")
+            name = table[text][0]
+            try:
+                move = game.parse_move(position, name)
+            except CGTError:
+                raise _Refuted(f"the entry of {text!r} plays {name!r}, not a legal move") from None
+            children = [(game.move_name(position, move), game.play(position, move))]
+            if header.ranked:
+                check_ranks(text, children[0][1])
+        else:
+            children = [(game.move_name(position, m), c) for m, c in game.children(position)]
+        on_line.add(identity)
+        stack.append([identity, children, 0 if children else 1, move_name])
+
+    def check_ranks(text: str, after: Any) -> None:
+        """The next winner's turns after the entry ``text`` have smaller ranks."""
+        nexts = [after]
+        if game.result(after) is None and game.to_move(after) != winner:
+            nexts = [c for _, c in game.children(after)]
+        for position in nexts:
+            if game.result(position) is not None:
+                continue
+            if game.to_move(position) != winner:
+                raise _Refuted("ranks are checked on alternating turns; the loser moves twice")
+            later = game.render(position)
+            if later in table and rank_of(later) >= rank_of(text):
+                raise _Refuted(f"rank {rank_of(later)} of {later!r} is not below {rank_of(text)}")
+
+    failure, reaching = None, ()  # enter() refuses a position before it is on the stack
+    name = None  # the move being tried, for the line of a failure
+    try:
+        enter(root, None)
+        while stack:
+            frame = stack[-1]
+            if frame[1]:
+                name, child = frame[1].pop()
+                done = lines.get((game.render(child), game.to_move(child)))
+                if done is None:
+                    enter(child, name)
+                else:
+                    frame[2] += done
+                continue
+            stack.pop()
+            on_line.discard(frame[0])
+            lines[frame[0]] = frame[2]
+            if stack:
+                stack[-1][2] += frame[2]
+    except _Refuted as refuted:
+        failure = str(refuted)
+        reaching = (*line_moves(), *([name] if name is not None else []))
+    return StrategyCheck(
+        path=str(path),
+        game=game.label(),
+        root=header.root,
+        winner=header.winner,
+        entries=len(table),
+        positions=len(lines),
+        lines=lines.get((game.render(root), mover), 0),
+        seconds=time.perf_counter() - started,
+        failure=failure,
+        line=reaching,
+    )

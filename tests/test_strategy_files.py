@@ -1,0 +1,216 @@
+"""Strategy files (solvers/strategy.py, proofs/strategy_check.py): written for a win, checked
+from the readable rules, and every kind of broken file refuted or refused.
+
+Independent sources: Nim's winning moves are the ones to nim-sum 0 (Bouton, by hand for
+3,4,5: only 3->1); Control size 2's winner is the retrograde solver's (a second road to the
+kernel's extraction)."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+
+import pytest
+
+from cgt.errors import CGTError
+from cgt.protocol import Outcome
+from cgt.registry import load_game
+from proofs.strategy_check import check_strategy
+from solvers.retrograde import retrograde
+from solvers.strategy import (
+    StrategyFile,
+    StrategyFileError,
+    read_strategy,
+    write_strategy,
+    write_strategy_file,
+)
+from tests.cli_runner import run
+
+
+def nim_sum(heaps: tuple[int, ...]) -> int:
+    total = 0
+    for heap in heaps:
+        total ^= heap
+    return total
+
+
+@pytest.fixture(scope="module")
+def nim_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    game = load_game("nim", heaps="3,4,5")
+    path = tmp_path_factory.mktemp("strategies") / "nim.jsonl.gz"
+    write_strategy(game, game.initial_position(), path, command="test", commit="test")
+    return path
+
+
+@pytest.fixture(scope="module")
+def control_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    game = load_game("control", size=2)
+    path = tmp_path_factory.mktemp("strategies") / "control.jsonl.gz"
+    write_strategy(
+        game, game.initial_position(), path, command="test", commit="test", tt_entries=1 << 12
+    )
+    return path
+
+
+@pytest.fixture(scope="module")
+def sight_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    game = load_game("control", size=2, control="sight")
+    path = tmp_path_factory.mktemp("strategies") / "sight.jsonl.gz"
+    write_strategy(game, game.initial_position(), path, command="test", commit="test")
+    return path
+
+
+def rewrite(source: Path, target: Path, edit: object) -> Path:
+    """A copy of ``source`` whose entries went through ``edit(entries) -> entries``."""
+    header, entries = read_strategy(source)
+    write_strategy_file(target, header, edit(list(entries)))  # type: ignore[operator]
+    return target
+
+
+def test_nim_strategy_plays_to_nim_sum_zero_and_is_verified(nim_file: Path) -> None:
+    strategy = StrategyFile(nim_file)
+    game = strategy.game
+    root = game.initial_position()
+    assert strategy.header.winner == "first"
+    assert game.move_name(root, strategy.move_for(root)) == "3->1"
+    for text, (move, _) in strategy.table.items():
+        position = game.parse(text)
+        after = game.play(position, game.parse_move(position, move))
+        assert nim_sum(after.heaps if hasattr(after, "heaps") else after[0]) == 0
+    verdict = check_strategy(nim_file)
+    assert verdict.verified, verdict.summary()
+    assert verdict.entries == len(strategy)
+
+
+def test_control_size_2_strategy_from_the_kernel_matches_retrograde(control_file: Path) -> None:
+    game = load_game("control", size=2)
+    solution = retrograde(game, game.initial_position())
+    expected = "first" if solution.outcome(game.initial_position()) == Outcome.WIN else "second"
+    header, _ = read_strategy(control_file)
+    assert header.winner == expected
+    verdict = check_strategy(control_file)
+    assert verdict.verified, verdict.summary()
+
+
+def test_a_removed_entry_is_refuted_with_the_line_that_reaches_it(
+    control_file: Path, tmp_path: Path
+) -> None:
+    header, entries = read_strategy(control_file)
+    root_entry = next(e for e in entries if e[0] == header.root)
+    broken = rewrite(control_file, tmp_path / "b.gz", lambda es: [e for e in es if e != root_entry])
+    verdict = check_strategy(broken)
+    assert not verdict.verified and "no entry" in (verdict.failure or "")
+    assert verdict.line == ()  # the root itself
+    deeper = rewrite(
+        control_file, tmp_path / "c.gz", lambda es: [e for e in es if e[0] != es[-1][0]]
+    )
+    verdict = check_strategy(deeper)
+    assert "no entry" in (verdict.failure or "") and len(verdict.line) >= 2
+
+
+def test_an_illegal_move_is_refuted(control_file: Path, tmp_path: Path) -> None:
+    broken = rewrite(control_file, tmp_path / "b.gz", lambda es: [(p, "z9", r) for p, _, r in es])
+    verdict = check_strategy(broken)
+    assert not verdict.verified and "not a legal move" in (verdict.failure or "")
+
+
+def test_a_wrong_winner_is_refuted(control_file: Path, tmp_path: Path) -> None:
+    header, entries = read_strategy(control_file)
+    header.winner = "second" if header.winner == "first" else "first"
+    write_strategy_file(tmp_path / "b.gz", header, list(entries))
+    assert not check_strategy(tmp_path / "b.gz").verified
+
+
+def test_a_losing_move_swapped_in_is_refuted(nim_file: Path, tmp_path: Path) -> None:
+    def swap(entries: list[tuple[str, str, int | None]]) -> list[tuple[str, str, int | None]]:
+        return [(p, "5->0" if p == "3,4,5" else m, r) for p, m, r in entries]
+
+    verdict = check_strategy(rewrite(nim_file, tmp_path / "b.gz", swap))
+    assert not verdict.verified
+    assert verdict.line[0] == "5->0"
+
+
+def test_a_rank_that_does_not_decrease_is_refuted(sight_file: Path, tmp_path: Path) -> None:
+    header, _ = read_strategy(sight_file)
+    assert header.ranked  # positions of Control under sight can repeat
+    broken = rewrite(sight_file, tmp_path / "b.gz", lambda es: [(p, m, 7) for p, m, _ in es])
+    verdict = check_strategy(broken)
+    assert "rank" in (verdict.failure or "")
+    assert check_strategy(sight_file).verified
+
+
+def test_a_cyclic_game_without_ranks_is_refused(sight_file: Path, tmp_path: Path) -> None:
+    header, entries = read_strategy(sight_file)
+    unranked = [(p, m, None) for p, m, _ in entries]
+    header.ranked = False
+    write_strategy_file(tmp_path / "b.gz", header, unranked)
+    with pytest.raises(StrategyFileError, match="need ranks"):
+        check_strategy(tmp_path / "b.gz")
+
+
+def _gzip_lines(path: Path, lines: list[str]) -> Path:
+    with gzip.open(path, "wt") as stream:
+        stream.write("".join(line + "\n" for line in lines))
+    return path
+
+
+def test_damaged_truncated_and_foreign_files_are_refused(
+    control_file: Path, tmp_path: Path
+) -> None:
+    data = control_file.read_bytes()
+    (tmp_path / "cut.gz").write_bytes(data[: len(data) // 2])
+    flipped = bytearray(data)
+    flipped[len(data) // 2] ^= 0xFF
+    (tmp_path / "flipped.gz").write_bytes(bytes(flipped))
+    (tmp_path / "text.gz").write_text("hello\n")
+    text = gzip.decompress(data).decode().splitlines()
+    _gzip_lines(tmp_path / "short.gz", text[:-1])  # one entry less than the header says
+    _gzip_lines(tmp_path / "foreign.gz", [json.dumps({"format": "other/1"})])
+    _gzip_lines(tmp_path / "garbage.gz", [text[0], "[1, 2"])
+    for name, message in [
+        ("cut.gz", "truncated"),
+        ("flipped.gz", "damaged"),
+        ("text.gz", "damaged"),
+        ("short.gz", "header says"),
+        ("foreign.gz", "not a strategy file"),
+        ("garbage.gz", "not JSON"),
+        ("missing.gz", "no such file"),
+    ]:
+        with pytest.raises(StrategyFileError, match=message):
+            check_strategy(tmp_path / name)
+
+
+def test_cli_check_verdicts_and_exit_statuses(
+    capsys: pytest.CaptureFixture[str], control_file: Path, tmp_path: Path
+) -> None:
+    code, out, _ = run(capsys, "check", "--strategy", str(control_file))
+    assert code == 0 and out.startswith("verified:") and out.count("\n") == 1
+    broken = rewrite(control_file, tmp_path / "b.gz", lambda es: es[1:])
+    code, out, _ = run(capsys, "check", "--strategy", str(broken))
+    assert code == 1 and out.startswith("refuted:") and "line:" in out
+    (tmp_path / "cut.gz").write_bytes(control_file.read_bytes()[:100])
+    code, out, err = run(capsys, "check", "--strategy", str(tmp_path / "cut.gz"))
+    assert code == 2 and out == "" and err.startswith("cgt: error:") and err.count("\n") == 1
+
+
+def test_cli_solve_writes_a_strategy_and_refuses_a_draw(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "nim.gz"
+    code, out, _ = run(capsys, "solve", "nim", "-p", "heaps=1,2", "--strategy", str(path))
+    assert code == 0 and "first player" in out
+    assert check_strategy(path).verified
+    code, _, err = run(capsys, "solve", "tictactoe", "--strategy", str(tmp_path / "t.gz"))
+    assert code == 2 and "draw" in err
+
+
+def test_move_for_answers_only_where_the_winner_is_to_move(control_file: Path) -> None:
+    strategy = StrategyFile(control_file)
+    game = strategy.game
+    root = game.initial_position()
+    move = strategy.move_for(root)
+    assert move in game.moves(root)
+    assert strategy.move_for(game.play(root, move)) is None  # the loser to move
+    with pytest.raises(CGTError):
+        StrategyFile(control_file.parent / "absent.gz")
