@@ -29,12 +29,14 @@ graph-history problem does not arise here; it is the job solver's to answer for.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import sqlite3
 import time
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from cgt.errors import ParameterError
@@ -449,12 +451,15 @@ def solve_job(
     tt_entries: int | None,
     max_seconds: float | None,
     method: str = "alphabeta",
+    strategy_file: str | None = None,
 ) -> tuple[int | None, int, float]:
     """Solve one job (value only): ``(outcome code or None if the budget ran out, nodes,
     seconds)``. Runs in a worker process or on a cluster node, so it returns plain data.
     ``method`` is the compiled kernel's search: alpha-beta or df-pn. Compiled jobs search
     the root alone (a job needs its value, not its moves' values) with the process's kept
-    kernel (:func:`job_kernel`)."""
+    kernel (:func:`job_kernel`). ``strategy_file``: a proven compiled job also writes the
+    winner's strategy there (:mod:`solvers.strategy`, from the kept kernel's table), so a
+    proof of the root can be assembled from checkable pieces; its time counts in the job's."""
     from solvers.api import solve
 
     started = time.perf_counter()
@@ -469,6 +474,12 @@ def solve_job(
             )
         except SearchBudgetExceeded:
             return None, kernel.stat(S_NODES) - nodes_before, time.perf_counter() - started
+        if strategy_file is not None:
+            from solvers.strategy import write_strategy
+
+            write_strategy(
+                game, position, strategy_file, command="cgt frontier (job)", kernel=kernel
+            )
         return int(result.outcome), int(result.extra["nodes"]), time.perf_counter() - started
     try:
         result = solve(
@@ -561,6 +572,12 @@ class FrontierStatus:
 ProgressCallback = Callable[[dict[str, Any]], None]
 
 
+def job_strategy_name(key: Hashable) -> str:
+    """File name of a job's strategy: a digest of the job's key (its position up to
+    symmetry), so the same job always has the same file."""
+    return hashlib.sha256(key_text(key).encode()).hexdigest()[:20] + ".jsonl.gz"
+
+
 def solve_frontier(
     game: Game[Any, Any],
     position: Any = None,
@@ -579,6 +596,7 @@ def solve_frontier(
     max_tree: int = DEFAULT_MAX_TREE,
     split: bool = False,
     method: str = "alphabeta",
+    strategy_dir: Path | None = None,
 ) -> FrontierStatus:
     """Prove ``position`` (default: the start) by the jobs ``depth`` plies below it, storing
     each proven job in ``database`` at once; ``run=False`` only reports the frontier.
@@ -592,7 +610,10 @@ def solve_frontier(
     where it decides most; loopy games take undecided jobs depth first.
 
     Stops when the root is decided, when every relevant job is proven or open, or when
-    ``max_seconds`` is spent (jobs still running then are recorded as open)."""
+    ``max_seconds`` is spent (jobs still running then are recorded as open).
+
+    ``strategy_dir``: each compiled job proven in this run writes its winner's strategy
+    there, named by :func:`job_strategy_name`."""
     from joblib import delayed
 
     from solvers.split import check_backend, make_parallel
@@ -682,7 +703,17 @@ def solve_frontier(
         if remaining is not None:
             budget = remaining if budget is None else min(budget, remaining)
         outputs = make_parallel(jobs, backend)(
-            delayed(solve_job)(game, tree.positions[node], solver, tt_entries, budget, method)
+            delayed(solve_job)(
+                game,
+                tree.positions[node],
+                solver,
+                tt_entries,
+                budget,
+                method,
+                None
+                if strategy_dir is None
+                else str(strategy_dir / job_strategy_name(tree.keys[node])),
+            )
             for node in pending
         )
         for node, (code, nodes, seconds) in zip(pending, outputs):

@@ -248,12 +248,9 @@ def _wins_for(game: Game[Any, Any], position: Any, winner: int) -> bool | None:
 class KernelChooser:
     """Moves proved by a compiled kernel (value mode), a small proof preferred."""
 
-    def __init__(self, game: Game[Any, Any], tt_entries: int, method: str) -> None:
-        from solvers.kernels import KERNEL_CLASSES
-
+    def __init__(self, game: Game[Any, Any], kernel: Any) -> None:
         self.game = game
-        kernel_class: Any = KERNEL_CLASSES[game.name]  # the constructors share these options
-        self.kernel = kernel_class(game, remoteness=False, tt_entries=tt_entries, method=method)
+        self.kernel = kernel
         self.winner = 0
         self.strategy_keys: set[Any] = set()
 
@@ -343,15 +340,23 @@ def extract(
     method: str = "alphabeta",
     partial: Path | None = None,
     progress: ProgressCallback | None = None,
+    kernel: Any = None,
 ) -> Extraction:
     """The winner's strategy from ``root``: every winner-to-move position it reaches, with
     its move. ``partial`` keeps the entries found so far (one JSON line each) and is read
-    back when the extraction runs again. :class:`ParameterError` for a drawn root."""
+    back when the extraction runs again. ``kernel``: a compiled kernel in value mode whose
+    table already holds the root's proof (a frontier job's), else a new one is made.
+    :class:`ParameterError` for a drawn root."""
     started = time.perf_counter()
     chooser: KernelChooser | RetrogradeChooser
-    if uses_kernel(game):
-        chooser = KernelChooser(game, tt_entries, method)
-        source = f"compiled kernel ({method}, value mode)"
+    if kernel is not None or uses_kernel(game):
+        if kernel is None:
+            from solvers.kernels import KERNEL_CLASSES
+
+            kernel_class: Any = KERNEL_CLASSES[game.name]  # the constructors share these
+            kernel = kernel_class(game, remoteness=False, tt_entries=tt_entries, method=method)
+        chooser = KernelChooser(game, kernel)
+        source = f"compiled kernel ({getattr(kernel, 'method', method)}, value mode)"
     else:
         chooser = RetrogradeChooser(game, root, progress)
         source = "retrograde (fastest wins, rank = remoteness)"
@@ -462,6 +467,7 @@ def write_strategy(
     method: str = "alphabeta",
     progress: ProgressCallback | None = None,
     commit: str | None = None,
+    kernel: Any = None,
 ) -> dict[str, Any]:
     """Extract the winner's strategy from ``root`` and write it to ``path`` (resuming from
     ``path.partial``); returns the header written plus ``bytes``."""
@@ -472,7 +478,13 @@ def write_strategy(
         raise ParameterError(f"{path}: is a directory; give a file name for the strategy")
     partial = path.with_name(path.name + ".partial")
     extraction = extract(
-        game, root, tt_entries=tt_entries, method=method, partial=partial, progress=progress
+        game,
+        root,
+        tt_entries=tt_entries,
+        method=method,
+        partial=partial,
+        progress=progress,
+        kernel=kernel,
     )
     ranked = not game.acyclic or any(rank is not None for _, _, rank in extraction.entries)
     entries = extraction.entries

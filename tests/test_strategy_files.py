@@ -214,3 +214,19 @@ def test_move_for_answers_only_where_the_winner_is_to_move(control_file: Path) -
     assert strategy.move_for(game.play(root, move)) is None  # the loser to move
     with pytest.raises(CGTError):
         StrategyFile(control_file.parent / "absent.gz")
+
+
+def test_frontier_jobs_write_strategies_that_verify(tmp_path: Path) -> None:
+    from solvers.database import SolutionDatabase
+    from solvers.frontier import solve_frontier
+
+    game = load_game("control", size=2)
+    database = SolutionDatabase(tmp_path / "db.sqlite")
+    status = solve_frontier(
+        game, depth=2, database=database, solver="compiled", strategy_dir=tmp_path
+    )
+    database.close()
+    files = sorted(tmp_path.glob("*.jsonl.gz"))
+    assert files and len(files) <= status.as_dict()["won"] + status.as_dict()["lost"]
+    for path in files:
+        assert check_strategy(path).verified

@@ -69,6 +69,14 @@ from cgt.progress import StderrProgress
     default=None,
     help="Solution database (default $CGT_DB or ~/.cache/cgt/solutions.sqlite).",
 )
+@click.option(
+    "--strategies",
+    "strategy_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Each compiled job proven by this run writes its winner's strategy file in this "
+    "directory (docs/strategy-format.md), for 'cgt check --strategy'.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object on stdout.")
 def frontier_command(
     game_name: str,
@@ -86,6 +94,7 @@ def frontier_command(
     no_symmetry: bool,
     status_only: bool,
     db: Path | None,
+    strategy_dir: Path | None,
     as_json: bool,
 ) -> None:
     """Prove who wins POSITION of GAME by the jobs DEPTH plies below it.
@@ -101,6 +110,10 @@ def frontier_command(
 
     game = make_game(game_name, params)
     pos = parse_position(game, position)
+    if strategy_dir is not None:
+        from cgtapp.commands.outputs import writable_directory
+
+        writable_directory(strategy_dir, "--strategies")
     database = SolutionDatabase(db)
     progress = StderrProgress(f"frontier {game.label()} depth {depth}")
     try:
@@ -120,6 +133,7 @@ def frontier_command(
             progress=progress,
             split=split,
             method=method,
+            strategy_dir=strategy_dir,
         )
     finally:
         progress.close()
