@@ -230,3 +230,21 @@ def test_frontier_jobs_write_strategies_that_verify(tmp_path: Path) -> None:
     assert files and len(files) <= status.as_dict()["won"] + status.as_dict()["lost"]
     for path in files:
         assert check_strategy(path).verified
+
+
+def test_the_explorer_plays_through_the_proof(control_file: Path, sight_file: Path) -> None:
+    from cgtapp.explorer.values import StrategyValueSource
+
+    game = load_game("control", size=2)
+    solution = retrograde(game, game.initial_position())
+    source = StrategyValueSource(game, StrategyFile(control_file), max_seconds=1.0)
+    position = game.initial_position()
+    for _ in range(3):  # the winner's move, then a loser's position with every reply
+        found = source.values(position)
+        assert found.source == "strategy"
+        assert found.outcome == solution.outcome(position)
+        if found.outcome == Outcome.LOSS:
+            assert len(found.moves) == len(game.moves(position))
+        position = game.play(position, found.moves[0].move)
+    with pytest.raises(CGTError, match="is for"):
+        StrategyValueSource(game, StrategyFile(sight_file))

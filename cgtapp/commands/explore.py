@@ -17,6 +17,7 @@ import click
 
 from cgt.errors import ParameterError
 from cgtapp.cli import make_game, param_option
+from cgtapp.commands.strategy import strategy_option
 
 #: Longest solve budget a position may get (the server solves one position at a time).
 MAX_BUDGET_SECONDS = 600.0
@@ -95,6 +96,10 @@ def listen(host: str, address: Address) -> socket.socket:
     show_default=True,
     help="Directory of the reports and claim certificates the page links to.",
 )
+@strategy_option(
+    "Play through the proof: values come first from this winning strategy file "
+    "(docs/strategy-format.md) where it covers the position."
+)
 def explore_command(
     game_name: str,
     params: tuple[str, ...],
@@ -103,6 +108,7 @@ def explore_command(
     budget: float,
     db: Path | None,
     reports_dir: Path,
+    strategy_file: Path | None,
 ) -> None:
     """Explore GAME in the browser: every legal move coloured by its value for the mover."""
     import uvicorn
@@ -111,7 +117,14 @@ def explore_command(
     from cgtapp.explorer.values import ValueSource
 
     game = make_game(game_name, params)
-    explorer = Explorer(game, ValueSource(game, db, max_seconds=budget), reports_dir)
+    source = ValueSource(game, db, max_seconds=budget)
+    if strategy_file is not None:
+        from cgtapp.explorer.values import StrategyValueSource
+        from solvers.strategy import StrategyFile
+
+        strategy = StrategyFile(strategy_file)
+        source = StrategyValueSource(game, strategy, db, max_seconds=budget)
+    explorer = Explorer(game, source, reports_dir)
     app = create_app(explorer)
     address = resolve(host, port)
     if not is_loopback(str(address[3][0])):
