@@ -17,6 +17,7 @@ on a stack, so a failure is reported with the moves that reach it.
 
 from __future__ import annotations
 
+import hashlib
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,6 +36,7 @@ class StrategyCheck:
     game: str
     root: str
     winner: str
+    winner_name: str  # the winner as the game names its players (White, Black, First, ...)
     entries: int
     positions: int  # distinct positions visited
     lines: int  # complete lines of play from the root (the loser's choices)
@@ -50,8 +52,8 @@ class StrategyCheck:
         """The one-line verdict."""
         if self.verified:
             return (
-                f"verified: {self.path} ({self.game}, {self.winner} player wins from "
-                f"{self.root!r}): {self.positions:,} positions, {self.lines:,} lines, "
+                f"verified: {self.path} ({self.game}, the {self.winner} player, "
+                f"{self.winner_name}, wins from {self.root!r}): {self.positions:,} positions, {self.lines:,} lines, "
                 f"{self.entries:,} entries, {self.seconds:.1f} s"
             )
         reached = " ".join(self.line) if self.line else "(the root)"
@@ -59,6 +61,36 @@ class StrategyCheck:
 
     def as_dict(self) -> dict[str, Any]:
         return {**self.__dict__, "line": list(self.line), "verified": self.verified}
+
+
+#: The strategy files of the solved boards (written by ``python benchmarks/strategies.py``).
+STRATEGY_DIR = Path(__file__).resolve().parent.parent / "reports" / "data" / "strategies"
+
+
+def cite_strategy(name: str, directory: Path = STRATEGY_DIR) -> dict[str, Any]:
+    """A claim certificate's citation of the stored strategy file ``name``, checked now by
+    :func:`check_strategy`: the file, its SHA-256, the one-line verdict, whether it holds,
+    and the command that repeats the check (``verified`` False for a file absent or refused)."""
+    path = directory / f"{name}.jsonl.gz"
+    shown = f"reports/data/strategies/{path.name}" if directory == STRATEGY_DIR else str(path)
+    citation: dict[str, Any] = {"file": shown, "check_command": f"cgt check --strategy {shown}"}
+    try:
+        verdict = check_strategy(path)
+    except CGTError as exc:
+        return {**citation, "verified": False, "verdict": f"not checked: {exc}"}
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    return {
+        **citation,
+        "sha256": digest,
+        "verified": verdict.verified,
+        "verdict": verdict.summary().replace(str(path), shown),
+        "winner": verdict.winner,
+        "winner_name": verdict.winner_name,
+        "root": verdict.root,
+        "entries": verdict.entries,
+        "positions": verdict.positions,
+        "seconds": round(verdict.seconds, 2),
+    }
 
 
 class _Refuted(Exception):
@@ -166,6 +198,7 @@ def check_strategy(path: Path | str) -> StrategyCheck:
         game=game.label(),
         root=header.root,
         winner=header.winner,
+        winner_name=game.players[winner],
         entries=len(table),
         positions=len(lines),
         lines=lines.get((game.render(root), mover), 0),

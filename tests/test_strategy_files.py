@@ -248,3 +248,15 @@ def test_the_explorer_plays_through_the_proof(control_file: Path, sight_file: Pa
         position = game.play(position, found.moves[0].move)
     with pytest.raises(CGTError, match="is for"):
         StrategyValueSource(game, StrategyFile(sight_file))
+
+
+def test_a_claim_cites_a_strategy_as_verified_only_when_it_checks(
+    control_file: Path, tmp_path: Path
+) -> None:
+    from proofs.strategy_check import cite_strategy
+
+    good = cite_strategy(control_file.name.removesuffix(".jsonl.gz"), control_file.parent)
+    assert good["verified"] and good["winner_name"] == "White" and len(good["sha256"]) == 64
+    rewrite(control_file, tmp_path / "broken.jsonl.gz", lambda es: es[1:])
+    assert not cite_strategy("broken", tmp_path)["verified"]
+    assert cite_strategy("absent", tmp_path)["verdict"].startswith("not checked")
