@@ -118,10 +118,14 @@ def check_strategy(path: Path | str) -> StrategyCheck:
         raise StrategyFileError(f"{path}: {game.name} positions can repeat; entries need ranks")
     mover = game.to_move(root)
     winner = mover if header.winner == "first" else 1 - mover
-    # positions are told apart by their string and the player to move (the strings of
-    # impartial games need not name the player)
-    lines: dict[tuple[str, int], int] = {}  # finished positions -> lines from there
-    on_line: set[tuple[str, int]] = set()
+    # positions are told apart by the rules' own key and the player to move (the key of an
+    # impartial game need not name the player), never by the file's strings
+    lines: dict[Any, int] = {}  # finished positions -> lines from there
+    on_line: set[Any] = set()
+
+    def identity_of(position: Any) -> Any:
+        return game.key(position), game.to_move(position)
+
     # one frame per position of the current line: [identity, children to visit, lines, move]
     stack: list[list[Any]] = []
 
@@ -133,7 +137,7 @@ def check_strategy(path: Path | str) -> StrategyCheck:
 
     def enter(position: Any, move_name: str | None) -> None:
         text = game.render(position)
-        identity = (text, game.to_move(position))
+        identity = identity_of(position)
         if identity in on_line:
             raise _Refuted(f"the line comes back to {text!r}, so it may never end")
         result = game.result(position)
@@ -179,7 +183,7 @@ def check_strategy(path: Path | str) -> StrategyCheck:
             frame = stack[-1]
             if frame[1]:
                 name, child = frame[1].pop()
-                done = lines.get((game.render(child), game.to_move(child)))
+                done = lines.get(identity_of(child))
                 if done is None:
                     enter(child, name)
                 else:
@@ -201,7 +205,7 @@ def check_strategy(path: Path | str) -> StrategyCheck:
         winner_name=game.players[winner],
         entries=len(table),
         positions=len(lines),
-        lines=lines.get((game.render(root), mover), 0),
+        lines=lines.get(identity_of(root), 0),
         seconds=time.perf_counter() - started,
         failure=failure,
         line=reaching,

@@ -42,9 +42,10 @@ def solve_with_strategy(
 ) -> None:
     """Prove ``position`` and write the winner's strategy to ``path`` (resuming from
     ``path.partial``); print the winner and the strategy's size against the search."""
-    from cgtapp.commands.outputs import output_failure
+    from cgtapp.commands.outputs import output_failure, writable_directory
     from solvers.strategy import write_strategy
 
+    writable_directory(path.parent, "--strategy")  # before the search, not after it
     progress = StderrProgress(f"strategy {game.label()}")
     try:
         written = write_strategy(
