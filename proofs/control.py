@@ -1008,7 +1008,9 @@ def _checked_in_words(strategies: dict[str, dict[str, Any]]) -> str:
     )
     return (
         f" Proved, and the proof checked by an independent verifier from the readable rules "
-        f"(cgt check --strategy): {files}."
+        f"(cgt check --strategy): {files}; on size 3 the other ten perimeter openings are "
+        "images of a1 (corner) and a2 (edge) under the board's symmetries, and "
+        "reports/data/strategies/control-3-perimeter.jsonl.gz covers all twelve without them."
     )
 
 

@@ -439,21 +439,27 @@ def _open_partial(partial: Path, root: str) -> Any:
 
 
 def _read_partial(partial: Path, root: str) -> dict[str, tuple[str, int | None]]:
-    """Entries stored by an earlier run from the same root (a torn last line is dropped)."""
+    """Entries stored by an earlier run from the same root; a torn last line (the run was
+    killed while writing it) is cut off the file, so that new entries follow whole lines."""
     known: dict[str, tuple[str, int | None]] = {}
-    with open(partial, encoding="utf-8") as stream:
-        first = stream.readline()
+    with open(partial, "rb") as stream:
         try:
-            if json.loads(first).get("root") != root:
+            if json.loads(stream.readline()).get("root") != root:
                 raise ParameterError(f"{partial}: partial strategy of another root; remove it")
-        except (json.JSONDecodeError, AttributeError):
+        except (json.JSONDecodeError, UnicodeDecodeError, AttributeError):
             raise ParameterError(f"{partial}: not a partial strategy file; remove it") from None
+        whole = stream.tell()
         for line in stream:
             try:
                 text, name, rank = json.loads(line)
-            except (json.JSONDecodeError, ValueError):
+            except (json.JSONDecodeError, UnicodeDecodeError, ValueError):
+                break
+            if not line.endswith(b"\n"):
                 break
             known[text] = (name, rank)
+            whole = stream.tell()
+    with open(partial, "r+b") as stream:
+        stream.truncate(whole)
     return known
 
 

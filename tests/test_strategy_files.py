@@ -260,3 +260,31 @@ def test_a_claim_cites_a_strategy_as_verified_only_when_it_checks(
     rewrite(control_file, tmp_path / "broken.jsonl.gz", lambda es: es[1:])
     assert not cite_strategy("broken", tmp_path)["verified"]
     assert cite_strategy("absent", tmp_path)["verdict"].startswith("not checked")
+
+
+def test_an_interrupted_extraction_resumes_from_its_partial_file(tmp_path: Path) -> None:
+    game = load_game("nim", heaps="2,3,4")
+    first = tmp_path / "first.gz"
+    write_strategy(game, game.initial_position(), first, command="test", commit="test")
+    _, entries = read_strategy(first)
+    stored = sorted(entries)[:3]
+    # what a stopped run leaves: the root line, then some entries (the last one torn)
+    partial = tmp_path / "again.gz.partial"
+    lines = [json.dumps({"root": game.render(game.initial_position())})]
+    lines += [json.dumps(list(entry)) for entry in stored]
+    partial.write_text("\n".join(lines) + '\n["torn')
+    written = write_strategy(
+        game, game.initial_position(), tmp_path / "again.gz", command="test", commit="test"
+    )
+    assert not partial.exists() and written["positions"] > len(stored)
+    # a partial file cut in the middle of a line reads its whole lines and drops the rest
+    from solvers.strategy import _read_partial
+
+    partial.write_text("\n".join(lines) + '\n["torn')
+    assert len(_read_partial(partial, game.render(game.initial_position()))) == len(stored)
+    assert partial.read_text().endswith("\n") and "torn" not in partial.read_text()
+    assert set(stored) <= set(read_strategy(tmp_path / "again.gz")[1])
+    assert check_strategy(tmp_path / "again.gz").verified
+    partial.write_text(json.dumps({"root": "9,9"}) + "\n")
+    with pytest.raises(CGTError, match="another root"):
+        write_strategy(game, game.initial_position(), tmp_path / "again.gz", command="t")
