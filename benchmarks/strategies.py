@@ -84,12 +84,17 @@ def cases() -> list[tuple[str, Game[Any, Any], Any, tuple[str, ...]]]:
     return out
 
 
+def parameter_words(game: Game[Any, Any]) -> list[str]:
+    """``-p KEY=VALUE`` for every parameter that is not at its default."""
+    words = []
+    for param in game.params:
+        if game.parameters[param.name] != param.default:
+            words += ["-p", f"{param.name}={game.parameters[param.name]}"]
+    return words
+
+
 def solve_command(game: Game[Any, Any], root: Any, path: Path, options: tuple[str, ...]) -> str:
-    words = ["cgt", "solve", game.name, game.render(root)]
-    for key, value in game.parameters.items():
-        default = next(p.default for p in game.params if p.name == key)
-        if value != default:
-            words += ["-p", f"{key}={value}"]
+    words = ["cgt", "solve", game.name, game.render(root), *parameter_words(game)]
     words += [*options, "--strategy", str(path.relative_to(ROOT))]
     return " ".join(shlex.quote(w) for w in words)
 
@@ -127,6 +132,7 @@ def measure(name: str, game: Game[Any, Any], root: Any, options: tuple[str, ...]
         "game": game.label(),
         "root": header.root,
         "winner": header.winner,
+        "winner_name": check.winner_name,
         "entries": header.positions,
         "ranked": header.ranked,
         "source": header.extra.get("source"),
@@ -142,6 +148,70 @@ def measure(name: str, game: Game[Any, Any], root: Any, options: tuple[str, ...]
         "status": "verified" if check.verified else check.summary(),
         "command": command,
         "check_command": f"cgt check --strategy {path.relative_to(ROOT)}",
+    }
+
+
+#: Frontier runs that write a strategy per proven job: (name, game, parameters, random plies
+#: from the start to the root, seed, depth). The roots are positions of random play, so that a
+#: short run proves jobs (the start of size 4 needs hours per job).
+FRONTIERS: tuple[tuple[str, str, dict[str, Any], int, int, int], ...] = (
+    ("frontier-control-4", "control", {"size": 4}, 16, 1, 2),
+    ("frontier-lag-4", "lag", {"size": 4}, 20, 6, 2),
+)
+
+
+def measure_frontier(
+    name: str, game: Game[Any, Any], root: Any, depth: int, seconds: float
+) -> dict[str, Any]:
+    """Two runs of the same ``cgt frontier ... --strategies DIR`` command on one database
+    (the second resumes the first), then every job's strategy file checked."""
+    import subprocess
+    import tempfile
+
+    from proofs.strategy_check import check_strategy
+
+    directory = STRATEGY_DIR / name
+    for old in directory.glob("*.jsonl.gz"):
+        old.unlink()
+    words = ["cgt", "frontier", game.name, game.render(root), *parameter_words(game)]
+    words += ["--depth", str(depth), "--solver", "compiled", "--job-seconds", "10"]
+    words += ["--max-seconds", f"{seconds:g}", "--strategies", str(directory.relative_to(ROOT))]
+    runs = []
+    with tempfile.TemporaryDirectory() as scratch:
+        command = [*words, "--db", f"{scratch}/jobs.sqlite", "--json"]
+        for _ in range(2):
+            started = time.perf_counter()
+            done = subprocess.run(
+                [sys.executable, "-m", "cgtapp", *command[1:]],
+                cwd=ROOT,
+                capture_output=True,
+                text=True,
+            )
+            if done.returncode != 0:
+                raise SystemExit(f"{' '.join(command)}: {done.stderr.strip()}")
+            status = json.loads(done.stdout)
+            runs.append(
+                {
+                    "proven": status["won"] + status["lost"],
+                    "jobs": status["jobs"],
+                    "root": status["root"],
+                    "this_run_jobs": status["this_run"]["jobs"],
+                    "seconds": round(time.perf_counter() - started, 1),
+                }
+            )
+    checks = [check_strategy(path) for path in sorted(directory.glob("*.jsonl.gz"))]
+    return {
+        "name": name,
+        "game": game.label(),
+        "root": game.render(root),
+        "command": " ".join(shlex.quote(w) for w in words) + " --db DB",
+        "runs": runs,
+        "files": len(checks),
+        "verified": sum(c.verified for c in checks),
+        "entries": sum(c.entries for c in checks),
+        "bytes": sum(p.stat().st_size for p in directory.glob("*.jsonl.gz")),
+        "check_seconds": round(sum(c.seconds for c in checks), 2),
+        "failures": [c.summary() for c in checks if not c.verified],
     }
 
 
@@ -161,9 +231,11 @@ def markdown(results: dict[str, Any]) -> str:
         "(docs/strategy-format.md), extracted by `cgt solve ... --strategy FILE` and checked from",
         "the readable rules by `cgt check --strategy FILE`. *Entries*: winner-to-move positions",
         "in the file; *nodes*: the kernel's search nodes (retrograde: the positions it solved);",
-        "*positions* and *lines*: distinct positions and complete lines of play the check walked.",
+        "*positions* and *lines*: distinct positions and complete lines of play the check walked;",
+        "*winner*: first is the player to move at the file's root (after the opening in the",
+        "opening-class files), with the player's name in the game.",
         "",
-        "| strategy | winner | entries | size | nodes | extract s | positions | lines | check s | check |",
+        "| strategy | winner (player) | entries | size | nodes | extract s | positions | lines | check s | check |",
         "|---|---|---:|---:|---:|---:|---:|---:|---:|---|",
     ]
     for name, case in results["cases"].items():
@@ -181,7 +253,7 @@ def markdown(results: dict[str, Any]) -> str:
             else f"{case['check_lines']:.3e}"
         )
         rows.append(
-            f"| {name} | {case['winner']} | {case['entries']:,} | {size} | {case['nodes']:,} | "
+            f"| {name} | {case['winner']} ({case.get('winner_name', '?')}) | {case['entries']:,} | {size} | {case['nodes']:,} | "
             f"{case['extract_seconds']} | {case['check_positions']:,} | {lines} | "
             f"{case['check_seconds']} | {case['status']} |"
         )
@@ -191,6 +263,28 @@ def markdown(results: dict[str, Any]) -> str:
         f"- {c['name']}: {c['bytes']:,} bytes, SHA-256 {c['sha256']}, {c['entries']:,} entries: `{c['command']}`"
         for c in large
     ] or ["- none"]
+    frontiers = results.get("frontiers", {})
+    if frontiers:
+        rows += [
+            "",
+            "## Frontier jobs with strategies",
+            "",
+            "`cgt frontier ... --strategies DIR` writes a strategy per job proven (the kept",
+            "kernel's table, after the job). Two runs of the same command on one database (the",
+            "second resumes), from a position of random play, then every file checked:",
+            "",
+            "| frontier | root | proven after run 1 / run 2 (jobs) | files | verified | entries | size | check s |",
+            "|---|---|---|---:|---:|---:|---:|---:|",
+        ]
+        for name, f in frontiers.items():
+            proven = " / ".join(
+                f"{r['proven']} ({r['this_run_jobs']} run, {r['seconds']} s)" for r in f["runs"]
+            )
+            rows.append(
+                f"| {name} | `{f['root']}` | {proven} of {f['runs'][-1]['jobs']} | {f['files']} | "
+                f"{f['verified']} | {f['entries']:,} | {f['bytes'] / 1024:,.1f} KiB | {f['check_seconds']} |"
+            )
+        rows += [""] + [f"- {n}: `{f['command']}`" for n, f in frontiers.items()]
     rows += ["", "Commands:", ""]
     rows += [f"- {n}: `{c['command']}`" for n, c in results["cases"].items()]
     return "\n".join(rows) + "\n"
@@ -201,8 +295,26 @@ def main() -> None:
     parser.add_argument("--only", default="", help="run the cases whose name starts so")
     parser.add_argument("--again", action="store_true", help="re-measure cases already stored")
     parser.add_argument("--markdown", action="store_true", help="regenerate the page only")
+    parser.add_argument(
+        "--frontier-seconds",
+        type=float,
+        default=0.0,
+        help="also run the frontiers (each run at most this long; 0: not)",
+    )
     args = parser.parse_args()
     results = load_results()
+    if args.frontier_seconds > 0:
+        from baseline_trees import random_positions
+
+        for name, game_name, params, plies, seed, depth in FRONTIERS:
+            if not name.startswith(args.only):
+                continue
+            game = load_game(game_name, **params)
+            root = random_positions(game, game.initial_position(), plies, 1, seed)[0]
+            print(f"{name} ...", file=sys.stderr, flush=True)
+            found = measure_frontier(name, game, root, depth, args.frontier_seconds)
+            results.setdefault("frontiers", {})[name] = found
+            RESULTS_JSON.write_text(json.dumps(results, indent=1, sort_keys=True) + "\n")
     if not args.markdown:
         from baseline_trees import provenance
         from run import load_average

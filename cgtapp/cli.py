@@ -286,6 +286,7 @@ def solve_command(
             tt_entries=tt_entries,
             command=command,
             as_json=as_json,
+            solver=solver if solver in ("compiled", "retrograde") else "auto",
         )
         return
     from solvers import solve

@@ -279,8 +279,10 @@ class KernelChooser:
         for k, (_, child) in enumerate(children):
             if _wins_for(game, child, self.winner):
                 return k, None
+        # a move into the strategy merges proofs by transposition; where positions can
+        # repeat it may also close a cycle, so there the kernel's proofs decide alone
         for k, (_, child) in enumerate(children):
-            if game.key(child) in self.strategy_keys:
+            if game.acyclic and game.key(child) in self.strategy_keys:
                 return k, None
         open_children = [k for k, (_, child) in enumerate(children) if game.result(child) is None]
         for budget in PROBE_BUDGETS:
@@ -325,11 +327,66 @@ class RetrogradeChooser:
         return best[0], best[1] + 1
 
 
-def uses_kernel(game: Game[Any, Any]) -> bool:
-    """Whether strategies of ``game`` are extracted with its compiled kernel."""
+def uses_kernel(game: Game[Any, Any], solver: str = "auto") -> bool:
+    """Whether strategies of ``game`` are extracted with its compiled kernel: ``auto`` for
+    the games with one whose positions cannot repeat, ``compiled`` for every game with one
+    (a repeating game's strategy is then ranked afterwards, :func:`rank_by_height`),
+    ``retrograde`` never."""
     from solvers.kernels import KERNEL_CLASSES
 
-    return game.name in KERNEL_CLASSES and game.acyclic
+    if solver == "compiled" and game.name not in KERNEL_CLASSES:
+        raise ParameterError(f"{game.name} has no search kernel for a strategy: use retrograde")
+    if solver == "auto":
+        return game.name in KERNEL_CLASSES and game.acyclic
+    return solver == "compiled"
+
+
+def rank_by_height(game: Game[Any, Any], entries: list[Entry], winner: int) -> list[Entry]:
+    """The entries ranked by their height in the strategy (the most winner's turns left on
+    any line), so that the rank falls at each winner's turn; :class:`ParameterError` when the
+    strategy goes round a cycle (it then never forces the end). Needs alternating turns."""
+    moves = {text: name for text, name, _ in entries}
+    after: dict[str, list[str]] = {}
+
+    def nexts(text: str) -> list[str]:
+        if text not in after:
+            position = game.parse(text)
+            child = game.play(position, game.parse_move(position, moves[text]))
+            replies = (
+                [child] if game.to_move(child) == winner else [c for _, c in game.children(child)]
+            )
+            found = []
+            for reply in replies:
+                if game.result(reply) is None:
+                    if game.to_move(reply) != winner:
+                        raise ParameterError(f"{game.name}: ranks need alternating turns")
+                    found.append(game.render(reply))
+            after[text] = found
+        return after[text]
+
+    height: dict[str, int] = {}
+    for start in moves:
+        if start in height:
+            continue
+        stack = [(start, iter(nexts(start)))]
+        on_stack = {start}
+        while stack:
+            text, pending = stack[-1]
+            for later in pending:
+                if later in on_stack:
+                    raise ParameterError(
+                        f"{game.label()}: the kernel's strategy goes round a cycle through "
+                        f"{later!r}; extract it by retrograde (--solver retrograde)"
+                    )
+                if later not in height:
+                    on_stack.add(later)
+                    stack.append((later, iter(nexts(later))))
+                    break
+            else:
+                stack.pop()
+                on_stack.discard(text)
+                height[text] = 1 + max((height[q] for q in nexts(text)), default=-1)
+    return [(text, name, height[text]) for text, name, _ in entries]
 
 
 def extract(
@@ -341,15 +398,16 @@ def extract(
     partial: Path | None = None,
     progress: ProgressCallback | None = None,
     kernel: Any = None,
+    solver: str = "auto",
 ) -> Extraction:
     """The winner's strategy from ``root``: every winner-to-move position it reaches, with
     its move. ``partial`` keeps the entries found so far (one JSON line each) and is read
     back when the extraction runs again. ``kernel``: a compiled kernel in value mode whose
-    table already holds the root's proof (a frontier job's), else a new one is made.
-    :class:`ParameterError` for a drawn root."""
+    table already holds the root's proof (a frontier job's), else a new one is made;
+    ``solver``: see :func:`uses_kernel`. :class:`ParameterError` for a drawn root."""
     started = time.perf_counter()
     chooser: KernelChooser | RetrogradeChooser
-    if kernel is not None or uses_kernel(game):
+    if kernel is not None or uses_kernel(game, solver):
         if kernel is None:
             from solvers.kernels import KERNEL_CLASSES
 
@@ -420,6 +478,9 @@ def extract(
     finally:
         if journal is not None:
             journal.close()
+    if isinstance(chooser, KernelChooser) and not game.acyclic:
+        entries = rank_by_height(game, entries, winner)
+        source += ", ranked by height"
     return Extraction(
         entries=entries,
         winner="first" if winner == mover else "second",
@@ -474,6 +535,7 @@ def write_strategy(
     progress: ProgressCallback | None = None,
     commit: str | None = None,
     kernel: Any = None,
+    solver: str = "auto",
 ) -> dict[str, Any]:
     """Extract the winner's strategy from ``root`` and write it to ``path`` (resuming from
     ``path.partial``); returns the header written plus ``bytes``."""
@@ -491,6 +553,7 @@ def write_strategy(
         partial=partial,
         progress=progress,
         kernel=kernel,
+        solver=solver,
     )
     ranked = not game.acyclic or any(rank is not None for _, _, rank in extraction.entries)
     entries = extraction.entries

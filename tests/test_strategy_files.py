@@ -288,3 +288,16 @@ def test_an_interrupted_extraction_resumes_from_its_partial_file(tmp_path: Path)
     partial.write_text(json.dumps({"root": "9,9"}) + "\n")
     with pytest.raises(CGTError, match="another root"):
         write_strategy(game, game.initial_position(), tmp_path / "again.gz", command="t")
+
+
+def test_a_repeating_game_extracted_by_its_kernel_is_ranked_and_verifies(
+    sight_file: Path, tmp_path: Path
+) -> None:
+    game = load_game("control", size=2, control="sight")
+    path = tmp_path / "kernel.gz"
+    written = write_strategy(
+        game, game.initial_position(), path, command="t", commit="t", solver="compiled"
+    )
+    assert written["ranked"] and "ranked by height" in written["source"]
+    assert written["winner"] == read_strategy(sight_file)[0].winner  # retrograde's
+    assert check_strategy(path).verified

@@ -39,6 +39,7 @@ def solve_with_strategy(
     tt_entries: int | None,
     command: str,
     as_json: bool,
+    solver: str = "auto",
 ) -> None:
     """Prove ``position`` and write the winner's strategy to ``path`` (resuming from
     ``path.partial``); print the winner and the strategy's size against the search."""
@@ -56,6 +57,7 @@ def solve_with_strategy(
             method=method,
             tt_entries=tt_entries or (1 << 24),
             progress=progress,
+            solver=solver,
         )
     except OSError as exc:
         raise output_failure(path, exc) from None
