@@ -45,6 +45,7 @@ BOARDS: tuple[tuple[str, str, dict[str, Any], tuple[str, ...], bool, tuple[str, 
     ("control-2-free", "control", {"size": 2, "opening": "free"}, (), True, ()),
     ("control-2-sight", "control", {"size": 2, "control": "sight"}, (), False, ()),
     ("control-3-perimeter", "control", {"size": 3}, (), True, ()),
+    ("control-3-sight", "control", {"size": 3, "control": "sight"}, (), False, ("--solver", "compiled")),
     ("control-3-free", "control", {"size": 3, "opening": "free"}, (), True, ()),
     ("lag-3-standard", "lag", {"size": 3, "goal": "standard"}, (), False, ()),
     ("lag-3-strict", "lag", {"size": 3, "goal": "strict"}, (), False, ()),
@@ -120,8 +121,11 @@ def measure(name: str, game: Game[Any, Any], root: Any, options: tuple[str, ...]
             if "--tt-entries" in options
             else 1 << 24
         )
+        solver = options[options.index("--solver") + 1] if "--solver" in options else "auto"
         try:
-            write_strategy(game, root, path, command=command, method=method, tt_entries=tt)
+            write_strategy(
+                game, root, path, command=command, method=method, tt_entries=tt, solver=solver
+            )
         except ParameterError as exc:  # a drawn root has no winning strategy
             return {"name": name, "root": game.render(root), "command": command, "status": str(exc)}
     header, _ = read_strategy(path)

@@ -10,12 +10,14 @@ a per-game copy:
   cannot repeat: the kernel proves the root, then every winner-to-move position the strategy
   reaches gets a move whose child the kernel proves won, asked first with a tiny node budget
   (a transposition-table hit costs a few nodes) and then with budgets growing 64 times at a
-  time, so the move kept is the one proven with the fewest nodes (a small proof); a child
+  time, so the move kept is one proven within the smallest budget (a small proof); a child
   already in the strategy is taken before any search (proofs merged by transposition). A
   subtree whose table entry was overwritten is simply searched again.
-* every other game (and every game whose positions can repeat): :func:`solvers.retrograde.
-  retrograde` solves the whole graph, the winner plays a fastest win and each entry carries
-  its remoteness as the rank that decreases along the strategy.
+* every other game (and by default every game whose positions can repeat):
+  :func:`solvers.retrograde.retrograde` solves the whole graph, the winner plays a fastest
+  win and each entry carries its remoteness as the rank that decreases along the strategy.
+  With ``solver="compiled"`` a repeating game's kernel chooses the moves instead and the
+  entries are ranked by their height (:func:`rank_by_height`, which refuses a cycle).
 
 Extraction stores what it has as it goes (``FILE.partial``, one JSON line per entry) and takes
 it up again when run again. :class:`StrategyFile` reads a file for play
@@ -28,7 +30,7 @@ import gzip
 import json
 import time
 import zlib
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -221,8 +223,6 @@ class StrategyFile:
 
 
 # ----------------------------------------------------------------------------- extraction
-#: ``choose(position, children, known)`` -> (index of the winner's move, rank or None).
-Chooser = Callable[[Any, list[tuple[Any, Any]]], tuple[int, int | None]]
 
 
 @dataclass
