@@ -343,50 +343,81 @@ def uses_kernel(game: Game[Any, Any], solver: str = "auto") -> bool:
 
 def rank_by_height(game: Game[Any, Any], entries: list[Entry], winner: int) -> list[Entry]:
     """The entries ranked by their height in the strategy (the most winner's turns left on
-    any line), so that the rank falls at each winner's turn; :class:`ParameterError` when the
-    strategy goes round a cycle (it then never forces the end). Needs alternating turns."""
+    any line), so that the rank falls at each winner's turn. Where the chosen moves go round
+    a cycle (a winning move need not make progress), the positions left unranked get another
+    move whose every reply leads to ranked positions, the fastest one (a retrograde pass over
+    the extracted positions, repeated while it ranks more); :class:`ParameterError` when some
+    stay unranked. Needs alternating turns."""
     moves = {text: name for text, name, _ in entries}
-    after: dict[str, list[str]] = {}
 
-    def nexts(text: str) -> list[str]:
-        if text not in after:
-            position = game.parse(text)
-            child = game.play(position, game.parse_move(position, moves[text]))
-            replies = (
-                [child] if game.to_move(child) == winner else [c for _, c in game.children(child)]
-            )
-            found = []
-            for reply in replies:
-                if game.result(reply) is None:
-                    if game.to_move(reply) != winner:
-                        raise ParameterError(f"{game.name}: ranks need alternating turns")
-                    found.append(game.render(reply))
-            after[text] = found
-        return after[text]
-
-    height: dict[str, int] = {}
-    for start in moves:
-        if start in height:
-            continue
-        stack = [(start, iter(nexts(start)))]
-        on_stack = {start}
-        while stack:
-            text, pending = stack[-1]
-            for later in pending:
-                if later in on_stack:
-                    raise ParameterError(
-                        f"{game.label()}: the kernel's strategy goes round a cycle through "
-                        f"{later!r}; extract it by retrograde (--solver retrograde)"
-                    )
-                if later not in height:
-                    on_stack.add(later)
-                    stack.append((later, iter(nexts(later))))
-                    break
+    def next_turns(position: Any, move: Any) -> list[str] | None:
+        """The winner's next positions after ``move``; None when a reply wins for the loser."""
+        child = game.play(position, move)
+        replies = [child] if game.to_move(child) == winner else [c for _, c in game.children(child)]
+        found = []
+        for reply in replies:
+            if game.result(reply) is not None:
+                if not _wins_for(game, reply, winner):
+                    return None
+            elif game.to_move(reply) != winner:
+                raise ParameterError(f"{game.name}: ranks need alternating turns")
             else:
-                stack.pop()
-                on_stack.discard(text)
-                height[text] = 1 + max((height[q] for q in nexts(text)), default=-1)
-    return [(text, name, height[text]) for text, name, _ in entries]
+                found.append(game.render(reply))
+        return found
+
+    successors: dict[str, set[str]] = {}
+    for text, name in moves.items():
+        position = game.parse(text)
+        found = next_turns(position, game.parse_move(position, name))
+        if found is None:
+            raise ParameterError(f"{game.name}: the move {name} of {text!r} loses")
+        successors[text] = set(found)
+    predecessors: dict[str, set[str]] = {text: set() for text in moves}
+    for text, later in successors.items():
+        for q in later:
+            predecessors.setdefault(q, set()).add(text)
+    waiting = {text: len(later) for text, later in successors.items()}
+    height: dict[str, int] = {}
+
+    def settle(ready: list[str]) -> None:
+        while ready:
+            text = ready.pop()
+            height[text] = 1 + max((height[q] for q in successors[text]), default=-1)
+            for p in predecessors.get(text, ()):
+                waiting[p] -= 1
+                if waiting[p] == 0:
+                    ready.append(p)
+
+    settle([text for text, count in waiting.items() if count == 0])
+    progress = True
+    while progress and len(height) < len(moves):
+        progress = False
+        for text in [t for t in moves if t not in height]:
+            position = game.parse(text)
+            best: tuple[int, Any, list[str]] | None = None
+            for move in game.moves(position):
+                found = next_turns(position, move)
+                if found is None or not all(q in height for q in found):
+                    continue
+                rank = 1 + max((height[q] for q in found), default=-1)
+                if best is None or rank < best[0]:
+                    best = (rank, move, found)
+            if best is None:
+                continue
+            for q in successors[text]:
+                predecessors[q].discard(text)
+            moves[text] = game.move_name(position, best[1])
+            successors[text] = set(best[2])
+            settle([text])
+            progress = True
+    if len(height) < len(moves):
+        stuck = next(t for t in moves if t not in height)
+        raise ParameterError(
+            f"{game.label()}: the kernel's strategy goes round a cycle through {stuck!r} "
+            f"({len(moves) - len(height):,} positions unranked); extract it by retrograde "
+            "(--solver retrograde)"
+        )
+    return [(text, moves[text], height[text]) for text, _, _ in entries]
 
 
 def extract(

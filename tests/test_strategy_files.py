@@ -301,3 +301,26 @@ def test_a_repeating_game_extracted_by_its_kernel_is_ranked_and_verifies(
     assert written["ranked"] and "ranked by height" in written["source"]
     assert written["winner"] == read_strategy(sight_file)[0].winner  # retrograde's
     assert check_strategy(path).verified
+
+
+def test_ranking_replaces_a_move_that_goes_round_a_cycle() -> None:
+    from solvers.strategy import rank_by_height
+    from tests.toy_games import GraphGame
+
+    class NamedGraph(GraphGame):
+        def parse(self, text: str) -> str:
+            return text
+
+    def graph(moves_of_p: list[tuple[str, str]]) -> NamedGraph:
+        # P (the winner, player 0): "loop" lets the loser send play back to P, "win" ends
+        # the game with the loser to move and no move left
+        return NamedGraph(
+            edges={"P": moves_of_p, "L1": [("back", "P")]},
+            root="P",
+            to_move={"L1": 1, "L2": 1},
+        )
+
+    both = graph([("loop", "L1"), ("win", "L2")])
+    assert rank_by_height(both, [("P", "loop", None)], winner=0) == [("P", "win", 0)]
+    with pytest.raises(CGTError, match="round a cycle"):
+        rank_by_height(graph([("loop", "L1")]), [("P", "loop", None)], winner=0)
