@@ -393,6 +393,8 @@ def rank_by_height(game: Game[Any, Any], entries: list[Entry], winner: int) -> l
     while progress and len(height) < len(moves):
         progress = False
         for text in [t for t in moves if t not in height]:
+            if text in height:  # ranked meanwhile by a repair earlier in this pass
+                continue
             position = game.parse(text)
             best: tuple[int, Any, list[str]] | None = None
             for move in game.moves(position):

@@ -324,3 +324,20 @@ def test_ranking_replaces_a_move_that_goes_round_a_cycle() -> None:
     assert rank_by_height(both, [("P", "loop", None)], winner=0) == [("P", "win", 0)]
     with pytest.raises(CGTError, match="round a cycle"):
         rank_by_height(graph([("loop", "L1")]), [("P", "loop", None)], winner=0)
+    # P2 is ranked through P's repair; Q waits for P2 and for U, which only loops: Q stays
+    # unranked (each position is counted once, however it got its rank)
+    tangled = graph([("loop", "L1"), ("win", "L2")])
+    tangled.edges.update(
+        {
+            "P2": [("go", "L3")],
+            "L3": [("to-p", "P")],
+            "Q": [("split", "L4")],
+            "L4": [("to-p2", "P2"), ("to-u", "U")],
+            "U": [("loop", "L5")],
+            "L5": [("back", "U")],
+        }
+    )
+    tangled.players_to_move.update({"L3": 1, "L4": 1, "L5": 1})
+    entries = [("P", "loop", None), ("P2", "go", None), ("Q", "split", None), ("U", "loop", None)]
+    with pytest.raises(CGTError, match="2 positions unranked"):
+        rank_by_height(tangled, entries, winner=0)
