@@ -46,8 +46,18 @@ FORMAT = "cgt-strategy/1"
 REQUIRED_FIELDS = ("format", "game", "params", "root", "winner", "positions", "commit", "command")
 #: Node budgets of the successive probes of a child (None: no limit).
 PROBE_BUDGETS: tuple[int | None, ...] = (64, 1 << 12, 1 << 18, 1 << 24, None)
+#: Times a repeating game's strategy is extracted again where it goes round a cycle.
+MAX_RANK_ROUNDS = 30
 #: Seconds between two progress reports and two flushes of the partial file.
 REPORT_SECONDS = 2.0
+
+
+class UnrankedPositions(ParameterError):
+    """A strategy of a repeating game that goes round a cycle at ``positions``."""
+
+    def __init__(self, message: str, positions: list[str]) -> None:
+        super().__init__(message)
+        self.positions = positions
 
 
 class StrategyFileError(CGTError):
@@ -253,6 +263,8 @@ class KernelChooser:
         self.kernel = kernel
         self.winner = 0
         self.strategy_keys: set[Any] = set()
+        #: position string -> names of moves not to choose there (they went round a cycle)
+        self.banned: dict[str, set[str]] = {}
 
     @property
     def nodes(self) -> int:
@@ -275,6 +287,18 @@ class KernelChooser:
         return None if score is None else score <= -1
 
     def __call__(self, position: Any, children: list[tuple[Any, Any]]) -> tuple[int, int | None]:
+        game = self.game
+        banned = self.banned.get(game.render(position), set()) if self.banned else set()
+        if banned:
+            allowed = [(m, c) for m, c in children if game.move_name(position, m) not in banned]
+            try:
+                k, rank = self._choose(position, allowed)
+                return children.index(allowed[k]), rank
+            except ParameterError:
+                pass  # the only winning moves are banned: the cycle is broken above, if at all
+        return self._choose(position, children)
+
+    def _choose(self, position: Any, children: list[tuple[Any, Any]]) -> tuple[int, int | None]:
         game = self.game
         for k, (_, child) in enumerate(children):
             if _wins_for(game, child, self.winner):
@@ -413,11 +437,12 @@ def rank_by_height(game: Game[Any, Any], entries: list[Entry], winner: int) -> l
             settle([text])
             progress = True
     if len(height) < len(moves):
-        stuck = next(t for t in moves if t not in height)
-        raise ParameterError(
-            f"{game.label()}: the kernel's strategy goes round a cycle through {stuck!r} "
-            f"({len(moves) - len(height):,} positions unranked); extract it by retrograde "
-            "(--solver retrograde)"
+        stuck = [t for t in moves if t not in height]
+        raise UnrankedPositions(
+            f"{game.label()}: the kernel's strategy goes round a cycle through {stuck[0]!r} "
+            f"({len(stuck):,} positions unranked); extract it by retrograde "
+            "(--solver retrograde)",
+            stuck,
         )
     return [(text, moves[text], height[text]) for text, _, _ in entries]
 
@@ -465,54 +490,77 @@ def extract(
     journal = _open_partial(partial, game.render(root)) if partial is not None else None
     entries: list[Entry] = []
     seen = chooser.strategy_keys
-    stack = [root]
     last_report = time.perf_counter()
-    try:
-        while stack:
-            position = stack.pop()
-            key = game.key(position)
-            if key in seen:
-                continue
-            seen.add(key)
-            if game.result(position) is not None:
-                continue
-            children = list(game.children(position))
-            if game.to_move(position) != winner:
-                stack.extend(child for _, child in children)
-                continue
-            text = game.render(position)
-            if text in known:
-                name, rank = known[text]
-                move = game.parse_move(position, name)
-                child = game.play(position, move)
-            else:
-                k, rank = chooser(position, children)
-                move, child = children[k]
-                name = game.move_name(position, move)
-                if journal is not None:
-                    journal.write(json.dumps([text, name, rank]) + "\n")
-            entries.append((text, name, rank))
-            stack.append(child)
-            now = time.perf_counter()
-            if now - last_report > REPORT_SECONDS:
-                last_report = now
-                if journal is not None:
-                    journal.flush()
-                if progress is not None:
-                    progress(
-                        {
-                            "phase": "strategy",
-                            "positions": len(entries),
-                            "visited": len(seen),
-                            "nodes": chooser.nodes,
-                            "seconds": round(now - started, 1),
-                        }
-                    )
-    finally:
-        if journal is not None:
-            journal.close()
+
+    def walk(stack: list[Any]) -> None:
+        nonlocal last_report
+        try:
+            while stack:
+                position = stack.pop()
+                key = game.key(position)
+                if key in seen:
+                    continue
+                seen.add(key)
+                if game.result(position) is not None:
+                    continue
+                children = list(game.children(position))
+                if game.to_move(position) != winner:
+                    stack.extend(child for _, child in children)
+                    continue
+                text = game.render(position)
+                if text in known:
+                    name, rank = known[text]
+                    move = game.parse_move(position, name)
+                    child = game.play(position, move)
+                else:
+                    k, rank = chooser(position, children)
+                    move, child = children[k]
+                    name = game.move_name(position, move)
+                    if journal is not None:
+                        journal.write(json.dumps([text, name, rank]) + "\n")
+                entries.append((text, name, rank))
+                stack.append(child)
+                now = time.perf_counter()
+                if now - last_report > REPORT_SECONDS:
+                    last_report = now
+                    if journal is not None:
+                        journal.flush()
+                    if progress is not None:
+                        progress(
+                            {
+                                "phase": "strategy",
+                                "positions": len(entries),
+                                "visited": len(seen),
+                                "nodes": chooser.nodes,
+                                "seconds": round(now - started, 1),
+                            }
+                        )
+        finally:
+            if journal is not None:
+                journal.close()
+
+    walk([root])
     if isinstance(chooser, KernelChooser) and not game.acyclic:
-        entries = rank_by_height(game, entries, winner)
+        # a move that lets the loser go round a cycle is banned at the positions left unranked
+        # and the strategy is extracted again from them, until every position is ranked
+        for round_ in range(MAX_RANK_ROUNDS + 1):
+            try:
+                entries = rank_by_height(game, entries, winner)
+                break
+            except UnrankedPositions as stuck:
+                if round_ == MAX_RANK_ROUNDS:
+                    raise
+                redo = set(stuck.positions)
+                restart = []
+                for text, name, _ in entries:
+                    if text in redo:
+                        chooser.banned.setdefault(text, set()).add(name)
+                        known.pop(text, None)
+                        restart.append(game.parse(text))
+                        seen.discard(game.key(restart[-1]))
+                entries = [entry for entry in entries if entry[0] not in redo]
+                journal = _open_partial(partial, game.render(root)) if partial is not None else None
+                walk(restart)
         source += ", ranked by height"
     return Extraction(
         entries=entries,
