@@ -497,11 +497,7 @@ def extract(
         try:
             while stack:
                 position = stack.pop()
-                key = game.key(position)
-                if key in seen:
-                    continue
-                seen.add(key)
-                if game.result(position) is not None:
+                if not _first_visit(seen, game.key(position)) or game.result(position) is not None:
                     continue
                 children = list(game.children(position))
                 if game.to_move(position) != winner:
@@ -570,6 +566,14 @@ def extract(
         seconds=time.perf_counter() - started,
         source=source,
     )
+
+
+def _first_visit(seen: set[Any], key: Any) -> bool:
+    """Whether ``key`` is new to ``seen`` (and add it)."""
+    if key in seen:
+        return False
+    seen.add(key)
+    return True
 
 
 def _open_partial(partial: Path, root: str) -> Any:
