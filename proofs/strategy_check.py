@@ -2,9 +2,9 @@
 
 Everything the check knows about the game comes from its rules module (``cgt/games/*.py``,
 loaded by name from the file's header): ``parse`` and ``render`` of positions, ``moves``,
-``move_name``/``parse_move``, ``play``, ``to_move`` and ``result``. No solver and no compiled
-kernel is used, so a referee who trusts the rules module and these hundred lines trusts the
-result.
+``move_name``/``parse_move``, ``play``, ``to_move``, ``key`` and ``result``. No solver and no compiled
+kernel is used, so a referee who trusts the rules module, these lines and the file reader
+(:func:`solvers.strategy.read_strategy`) trusts the result.
 
 From the root, the check walks every line the strategy allows: at the winner's turn the one
 move the file gives (which must be legal), at the loser's turn every legal move. It succeeds
