@@ -27,6 +27,7 @@ from cgtapp.commands.options import (
     param_option,
     parse_position,
 )
+from cgtapp.commands.strategy import strategy_option
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -185,6 +186,11 @@ def show_command(game_name: str, position: str | None, params: tuple[str, ...]) 
     "solved there and write each tier as it is solved, so a stopped solve resumes; with "
     "--solver compiled: probe them from the search.",
 )
+@strategy_option(
+    "Write the winner's strategy to this file instead of the move table (a win or "
+    "loss; docs/strategy-format.md): the kernel's search (--method, --tt-entries) or "
+    "retrograde; resumes from FILE.partial. Check it with 'cgt check --strategy FILE'."
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object on stdout.")
 def solve_command(
     game_name: str,
@@ -202,6 +208,7 @@ def solve_command(
     save: bool,
     db: Path | None,
     tier_dir: Path | None,
+    strategy_file: Path | None,
     as_json: bool,
 ) -> None:
     """Solve POSITION of GAME (default: the initial position) with perfect play: winner,
@@ -228,6 +235,24 @@ def solve_command(
         raise click.UsageError("--tiers-dir solves in one process: drop --jobs, --save and --db")
     game = make_game(game_name, params)
     pos = parse_position(game, position)
+    if strategy_file is not None:
+        if jobs > 1 or save or db is not None or tier_dir is not None:
+            raise click.UsageError("--strategy solves in one process: drop --jobs, --save, --db")
+        from cgtapp.commands.strategy import solve_with_strategy
+        from solvers.saved import command_line
+
+        command = command_line(click.get_current_context().find_root().obj)
+        solve_with_strategy(
+            game,
+            pos,
+            strategy_file,
+            method=method,
+            tt_entries=tt_entries,
+            command=command,
+            as_json=as_json,
+            solver=solver if solver in ("compiled", "retrograde") else "auto",
+        )
+        return
     from solvers import solve
     from solvers.api import auto_search_solver
     from solvers.budget import SearchBudgetExceeded
@@ -405,6 +430,10 @@ def query_command(
     "interleave.timing-independence: every size-3 setup compared turn model by turn model, "
     "four sweeps of 4-8 min CPU and 2.3 GiB each).",
 )
+@strategy_option(
+    "Check this strategy file from the game's readable rules instead of the claims: "
+    "one line, verified or the first failure with the line that reaches it (exit 1)."
+)
 def check_command(
     claims: tuple[str, ...],
     list_only: bool,
@@ -412,9 +441,17 @@ def check_command(
     out: Path | None,
     no_certificates: bool,
     full: bool,
+    strategy_file: Path | None,
 ) -> None:
     """Check the claims of the source documents (all of them by default); with --out, write
-    each verdict's certificate there."""
+    each verdict's certificate there. With --strategy FILE, check a strategy file instead."""
+    if strategy_file is not None:
+        if claims or list_only or out is not None:
+            raise click.UsageError("--strategy checks one file: give no claims, --list or --out")
+        from cgtapp.commands.strategy import check_strategy_file
+
+        check_strategy_file(strategy_file, as_json)
+        return
     from cgtapp.commands.outputs import output_failure, writable_directory
 
     if out is not None and not no_certificates and not list_only:

@@ -40,10 +40,15 @@ from cgt.games.control import (
 from cgt.protocol import Outcome
 from proofs.attempts import attempt_sentence, read_attempt
 from proofs.registry import Verdict, claim
+from proofs.strategy_check import cite_strategy
 
 #: The stored record of the longer size-4 attempt (``python benchmarks/attempts.py
 #: control-size4``), read rather than typed in.
 SIZE4_ATTEMPT = "control-size4"
+#: Strategy files of the exact results (reports/data/strategies/): size 2 from the start,
+#: size 3 after each perimeter opening up to symmetry (corner a1, edge a2; the file
+#: control-3-perimeter covers all twelve openings without the symmetry, 119,432 positions).
+SIZE3_STRATEGIES = ("control-2-perimeter", "control-3-perimeter-a1", "control-3-perimeter-a2")
 
 Potential = Callable[[HexBoard, int, int], int]
 TerritoryFunction = Callable[[HexBoard, int, int, ControlRule], tuple[int, int]]
@@ -899,6 +904,7 @@ def size4_second_player(
     target_size: int = 4,
     opening: str = "perimeter",
     target_budget_seconds: float = 20.0,
+    strategy_files: Sequence[str] = SIZE3_STRATEGIES,
 ) -> Verdict:
     """Exact winner and opening values on every board in ``sizes`` by this module's negamax
     (adjacent rule), each cross-checked by a second road: retrograde analysis of the whole
@@ -941,6 +947,9 @@ def size4_second_player(
             {"exact_results": results, "roads_disagree_on": disagreements},
             finding="Not settled: the solvers disagree on " + ", ".join(disagreements) + ".",
         )
+    # the exact results written out as strategy files, checked now from the readable rules
+    # (proofs/strategy_check.py): size 2 from the start, size 3 after each opening class
+    strategies = {name: cite_strategy(name) for name in strategy_files}
     if f"size {target_size}" not in results:
         game = make_game(target_size, "adjacent", opening)
         try:
@@ -965,12 +974,13 @@ def size4_second_player(
                     },
                     "recorded_attempt": read_attempt(SIZE4_ATTEMPT)
                     or attempt_sentence(None, SIZE4_ATTEMPT),
+                    "strategy_files": strategies,
                     "note": f"size {target_size} not solved; exact results above",
                 },
                 finding=f"Not settled: size {target_size} is not solved (this check's "
                 f"{target_budget_seconds:g} s ran out after {stopped.nodes:,} nodes; a "
                 f"recorded attempt, one of several in the reports' attempt tables: {attempt_sentence(read_attempt(SIZE4_ATTEMPT), SIZE4_ATTEMPT)})."
-                f" Solved exactly: {_winners_in_words(results)}.",
+                f" Solved exactly: {_winners_in_words(results)}.{_checked_in_words(strategies)}",
             )
         results[f"size {target_size}"] = {
             "winner": attempt.winner,
@@ -979,15 +989,33 @@ def size4_second_player(
     if results[f"size {target_size}"]["winner"].startswith("second"):
         return Verdict.verified(
             scope,
-            {"exact_results": results},
+            {"exact_results": results, "strategy_files": strategies},
             finding=f"Holds: the second player wins size {target_size}; "
-            f"{_winners_in_words(results)}.",
+            f"{_winners_in_words(results)}.{_checked_in_words(strategies)}",
         )
     return Verdict.refuted(
         scope,
-        {"exact_results": results},
+        {"exact_results": results, "strategy_files": strategies},
         corrected_statement=f"on size {target_size} the first player wins",
-        finding=f"False: the first player wins size {target_size}; {_winners_in_words(results)}.",
+        finding=f"False: the first player wins size {target_size}; "
+        f"{_winners_in_words(results)}.{_checked_in_words(strategies)}",
+    )
+
+
+def _checked_in_words(strategies: dict[str, dict[str, Any]]) -> str:
+    """The sentence naming the strategy files an independent verifier checked."""
+    checked = [c for c in strategies.values() if c["verified"]]
+    if not checked:
+        return ""
+    files = ", ".join(
+        f"{c['file']} ({c['winner_name']} wins from {c['root']}, {c['entries']:,} entries)"
+        for c in checked
+    )
+    return (
+        f" Proved, and the proof checked by an independent verifier from the readable rules "
+        f"(cgt check --strategy): {files}; on size 3 the other ten perimeter openings are "
+        "images of a1 (corner) and a2 (edge) under the board's symmetries, and "
+        "reports/data/strategies/control-3-perimeter.jsonl.gz covers all twelve without them."
     )
 
 

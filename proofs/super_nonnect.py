@@ -27,6 +27,7 @@ from cgt.games.super_nonnect import SuperNonnect, SuperNonnectPosition, bits_of
 from cgt.protocol import Outcome
 from proofs.attempts import attempt_sentence, read_attempt
 from proofs.registry import Verdict, claim
+from proofs.strategy_check import cite_strategy
 
 GameFactory = Callable[..., SuperNonnect]
 #: reply(game, start board X, the opponent's last cut) -> the cell the strategy cuts.
@@ -542,6 +543,18 @@ def revised_outcome(
             + "; ".join(sentences[shape] for shape, _ in unsolved if shape not in proven)
             + "."
         )
+    # the stored proofs written out as strategy files (the attempt's name), checked now from
+    # the readable rules alone (proofs/strategy_check.py), not by a kernel
+    strategies = {shape: cite_strategy(name) for shape, name in unsolved if shape in proven}
+    evidence["strategy_files"] = strategies
+    for shape, citation in strategies.items():
+        if citation["verified"]:
+            finding += (
+                f" The {shape} win is written out as a strategy file ({citation['file']}, "
+                f"{citation['entries']:,} entries) and checked by an independent verifier "
+                f"from the readable rules ({citation['check_command']}: verified, "
+                f"{citation['positions']:,} positions walked)."
+            )
     return Verdict.verified(scope, evidence, finding=finding)
 
 

@@ -29,12 +29,14 @@ graph-history problem does not arise here; it is the job solver's to answer for.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import sqlite3
 import time
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from cgt.errors import ParameterError
@@ -61,7 +63,6 @@ CREATE TABLE IF NOT EXISTS frontier_jobs (
 
 #: The largest tree above the frontier that is built (positions); deeper frontiers are
 #: refused with a message rather than filling the memory.
-ProgressCallback = Callable[[dict[str, Any]], None]
 DEFAULT_MAX_TREE = 2_000_000
 
 
@@ -503,6 +504,7 @@ def solve_job(
     max_seconds: float | None,
     method: str = "alphabeta",
     run_ends: float | None = None,
+    strategy_file: str | None = None,
 ) -> tuple[int | None, int, float]:
     """Solve one job (value only): ``(outcome code or None if the budget ran out, nodes,
     seconds)``. Runs in a worker process or on a cluster node, so it returns plain data.
@@ -510,7 +512,10 @@ def solve_job(
     the root alone (a job needs its value, not its moves' values) with the process's kept
     kernel (:func:`job_kernel`). ``run_ends``: the wall-clock moment (``time.time``, the one
     clock workers share) the whole run stops; a job that starts late in a batch gets what is
-    left of the run, not the batch's budget."""
+    left of the run, not the batch's budget.
+    ``strategy_file``: a proven compiled job also writes the winner's strategy there
+    (:mod:`solvers.strategy`, from the kept kernel's table), so a proof of the root can be
+    assembled from checkable pieces; its time counts in the job's."""
     from solvers.api import solve
 
     started = time.perf_counter()
@@ -530,6 +535,12 @@ def solve_job(
             )
         except SearchBudgetExceeded:
             return None, kernel.stat(S_NODES) - nodes_before, time.perf_counter() - started
+        if strategy_file is not None:
+            from solvers.strategy import write_strategy
+
+            write_strategy(
+                game, position, strategy_file, command="cgt frontier (job)", kernel=kernel
+            )
         return int(result.outcome), int(result.extra["nodes"]), time.perf_counter() - started
     try:
         result = solve(
@@ -619,6 +630,15 @@ class FrontierStatus:
         }
 
 
+ProgressCallback = Callable[[dict[str, Any]], None]
+
+
+def job_strategy_name(key: Hashable) -> str:
+    """File name of a job's strategy: a digest of the job's key (its position up to
+    symmetry), so the same job always has the same file."""
+    return hashlib.sha256(key_text(key).encode()).hexdigest()[:20] + ".jsonl.gz"
+
+
 def solve_frontier(
     game: Game[Any, Any],
     position: Any = None,
@@ -637,6 +657,7 @@ def solve_frontier(
     max_tree: int = DEFAULT_MAX_TREE,
     split: bool = False,
     method: str = "alphabeta",
+    strategy_dir: Path | None = None,
 ) -> FrontierStatus:
     """Prove ``position`` (default: the start) by the jobs ``depth`` plies below it, storing
     each proven job in ``database`` at once; ``run=False`` only reports the frontier.
@@ -650,7 +671,10 @@ def solve_frontier(
     where it decides most; loopy games take undecided jobs depth first.
 
     Stops when the root is decided, when every relevant job is proven or open, or when
-    ``max_seconds`` is spent (jobs still running then are recorded as open)."""
+    ``max_seconds`` is spent (jobs still running then are recorded as open).
+
+    ``strategy_dir``: each compiled job proven in this run writes its winner's strategy
+    there, named by :func:`job_strategy_name`."""
     from joblib import delayed
 
     from solvers.split import check_backend, make_parallel
@@ -750,7 +774,16 @@ def solve_frontier(
         run_ends = None if remaining is None else time.time() + remaining
         outputs = make_parallel(jobs, backend)(
             delayed(solve_job)(
-                game, tree.positions[node], solver, tt_entries, budget, method, run_ends
+                game,
+                tree.positions[node],
+                solver,
+                tt_entries,
+                budget,
+                method,
+                run_ends,
+                None
+                if strategy_dir is None
+                else str(strategy_dir / job_strategy_name(tree.keys[node])),
             )
             for node in pending
         )

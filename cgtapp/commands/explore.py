@@ -18,6 +18,7 @@ import click
 
 from cgt.errors import ParameterError
 from cgtapp.commands.options import make_game, param_option
+from cgtapp.commands.strategy import strategy_option
 
 #: Longest solve budget a position may get (the server solves one position at a time).
 MAX_BUDGET_SECONDS = 600.0
@@ -104,6 +105,10 @@ def finite_budget(ctx: click.Context, param: click.Parameter, value: float) -> f
     show_default=True,
     help="Directory of the reports and claim certificates the page links to.",
 )
+@strategy_option(
+    "Play through the proof: values come first from this winning strategy file "
+    "(docs/strategy-format.md) where it covers the position."
+)
 def explore_command(
     game_name: str,
     params: tuple[str, ...],
@@ -112,6 +117,7 @@ def explore_command(
     budget: float,
     db: Path | None,
     reports_dir: Path,
+    strategy_file: Path | None,
 ) -> None:
     """Explore GAME in the browser: every legal move coloured by its value for the mover."""
     import uvicorn
@@ -126,7 +132,14 @@ def explore_command(
             "no reports",
             err=True,
         )
-    explorer = Explorer(game, ValueSource(game, db, max_seconds=budget), reports_dir)
+    source = ValueSource(game, db, max_seconds=budget)
+    if strategy_file is not None:
+        from cgtapp.explorer.values import StrategyValueSource
+        from solvers.strategy import StrategyFile
+
+        strategy = StrategyFile(strategy_file)
+        source = StrategyValueSource(game, strategy, db, max_seconds=budget)
+    explorer = Explorer(game, source, reports_dir)
     for warning in explorer.warnings:
         click.echo(f"cgt: warning: {warning}", err=True)
     address = resolve(host, port)

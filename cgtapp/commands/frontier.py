@@ -72,6 +72,14 @@ from cgtapp.commands.bounds import SECONDS
     default=None,
     help="Solution database (default $CGT_DB or ~/.cache/cgt/solutions.sqlite).",
 )
+@click.option(
+    "--strategies",
+    "strategy_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Each compiled job proven by this run writes its winner's strategy file in this "
+    "directory (docs/strategy-format.md), for 'cgt check --strategy'.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object on stdout.")
 def frontier_command(
     game_name: str,
@@ -89,6 +97,7 @@ def frontier_command(
     no_symmetry: bool,
     status_only: bool,
     db: Path | None,
+    strategy_dir: Path | None,
     as_json: bool,
 ) -> None:
     """Prove who wins POSITION of GAME by the jobs DEPTH plies below it.
@@ -107,6 +116,10 @@ def frontier_command(
         raise click.UsageError("--split needs --job-seconds (the budget a job runs out of)")
     game = make_game(game_name, params)
     pos = parse_position(game, position)
+    if strategy_dir is not None:
+        from cgtapp.commands.outputs import writable_directory
+
+        writable_directory(strategy_dir, "--strategies")
     database = SolutionDatabase(db)
     progress = StderrProgress(f"frontier {game.label()} depth {depth}")
     try:
@@ -126,6 +139,7 @@ def frontier_command(
             progress=progress,
             split=split,
             method=method,
+            strategy_dir=strategy_dir,
         )
     except SearchBudgetExceeded as stopped:  # before any job: while building the tree
         if as_json:

@@ -231,3 +231,61 @@ class ValueSource:
             ) from None
         except CGTError as exc:  # a solver refusing the board (too big for its tables)
             raise NotSolved(f"not solved: {exc}") from None
+
+
+class StrategyValueSource(ValueSource):
+    """Values from a winning strategy file first ("play through the proof"), then as
+    :class:`ValueSource`: where the winner is to move, the file's move (a win, ranked by the
+    file's rank when it has one); where the loser is to move and every move leads into the
+    strategy, every move (a loss). The file is taken as written: ``cgt check --strategy``
+    says whether it holds."""
+
+    def __init__(
+        self,
+        game: Game[Any, Any],
+        strategy: Any,
+        database_path: Path | None = None,
+        max_seconds: float = 10.0,
+    ) -> None:
+        super().__init__(game, database_path, max_seconds)
+        if strategy.game.name != game.name or strategy.game.parameters != game.parameters:
+            raise CGTError(
+                f"strategy file {strategy.path} is for {strategy.game.label()}, not {game.label()}"
+            )
+        self.strategy = strategy
+        self.solver = f"strategy file {strategy.path.name}"
+
+    def from_strategy(self, position: Any) -> PositionValues | None:
+        game, strategy = self.game, self.strategy
+        if game.result(position) is not None:
+            return None
+        if game.to_move(position) == strategy.winner:
+            move = strategy.move_for(position)
+            if move is None:
+                return None
+            rank = strategy.rank_of(position)
+            name = game.move_name(position, move)
+            return PositionValues(
+                Outcome.WIN,
+                rank,
+                [MoveValue(move, name, Outcome.WIN, rank)],
+                "strategy",
+                self.solver,
+            )
+        moves = []
+        for move, child in game.children(position):
+            finished = game.result(child) is not None
+            if not finished and game.to_move(child) == strategy.winner:
+                if strategy.move_for(child) is None:
+                    return None  # a reply the strategy does not answer: not in the proof
+            elif not finished:
+                return None  # the loser moves again: left to the other sources
+            rank = 0 if finished else strategy.rank_of(child)
+            remoteness = None if rank is None else rank + 1
+            moves.append(MoveValue(move, game.move_name(position, move), Outcome.LOSS, remoteness))
+        longest = [m.remoteness for m in moves if m.remoteness is not None]
+        remoteness = max(longest) if longest and len(longest) == len(moves) else None
+        return PositionValues(Outcome.LOSS, remoteness, moves, "strategy", self.solver)
+
+    def lookup(self, position: Any) -> PositionValues | None:
+        return self.from_strategy(position) or super().lookup(position)

@@ -176,6 +176,23 @@ class CompiledKernel(ABC):
             )
             self.check_deadline()
 
+    def bounded_score(
+        self, position: Any, alpha: int, beta: int, max_nodes: int | None
+    ) -> int | None:
+        """Score of ``position`` in the window (``alpha``, ``beta``) (fail-soft: a score at or
+        below ``alpha`` is an upper bound, at or above ``beta`` a lower bound), or None when
+        the search needs more than ``max_nodes`` nodes (None: no limit). A small budget asks
+        whether the table already knows the answer; the strategy extraction
+        (:mod:`solvers.strategy`) keeps the move proven with the fewest nodes."""
+        self.ctl[S_ABORTED] = 0
+        limit = NO_NODE_LIMIT if max_nodes is None else self.stat(S_NODES) + max_nodes
+        self.ctl[S_NODE_LIMIT] = limit
+        value = self._search(position, alpha, beta)
+        if self.ctl[S_OVERFLOW]:
+            self.ctl[S_OVERFLOW] = 0
+            raise ParameterError(f"search path longer than {self.max_ply} plies; raise max_ply")
+        return None if self.ctl[S_ABORTED] else int(value)
+
     # ---------------------------------------------------------------- values
     def decode(self, score: int) -> tuple[Outcome, int | None]:
         """Outcome and remoteness (None in value mode or for a draw) of an exact score."""
