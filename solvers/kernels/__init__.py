@@ -28,8 +28,11 @@ Importing this package compiles nothing.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
+from cgt.protocol import Game
+from solvers.kernels import control, entropy, interleave, lag, super_nonnect
 from solvers.kernels.base import CompiledKernel, KernelSolver, SearchBudgetExceeded
 from solvers.kernels.control import ControlKernel, solve_control
 from solvers.kernels.entropy import solve_entropy
@@ -37,6 +40,7 @@ from solvers.kernels.interleave import solve_interleave
 from solvers.kernels.lag import LagKernel, solve_lag
 from solvers.kernels.super_nonnect import SuperNonnectKernel, solve_super_nonnect
 from solvers.kernels.table import table_bytes
+from solvers.playout import PlayoutRules
 
 #: Registry name of a game -> its compiled solver (the uniform signature above).
 KERNELS: dict[str, KernelSolver] = {
@@ -57,6 +61,18 @@ KERNEL_CLASSES: dict[str, type[CompiledKernel]] = {
     "super-nonnect": SuperNonnectKernel,
 }
 
+#: Registry name of a game -> its compiled playout interface (:mod:`solvers.playout`), used
+#: by the Monte-Carlo player (:mod:`solvers.player`). A factory may raise
+#: :class:`~cgt.errors.CGTError` for parameters it does not support (the player then plays
+#: over the readable rules).
+PLAYOUTS: dict[str, Callable[[Game[Any, Any]], PlayoutRules]] = {
+    "control": control.playout_rules,
+    "entropy": entropy.playout_rules,
+    "interleave": interleave.playout_rules,
+    "lag": lag.playout_rules,
+    "super-nonnect": super_nonnect.playout_rules,
+}
+
 #: Memory of a kernel besides its table (search stacks, history, board tables): a bound.
 OVERHEAD_BYTES = 64 << 20
 
@@ -75,6 +91,7 @@ def has_kernel(game: Any) -> bool:
 
 __all__ = [
     "KERNELS",
+    "PLAYOUTS",
     "SearchBudgetExceeded",
     "estimate_bytes",
     "has_kernel",

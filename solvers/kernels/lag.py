@@ -98,6 +98,7 @@ Kernel move codes are ``from * 64 + to``; the Python API converts them to the ga
 
 from __future__ import annotations
 
+import sys
 import time
 from typing import Any, Literal
 
@@ -153,6 +154,8 @@ from solvers.kernels.table import (
     toward_root,
 )
 from solvers.kernels.tier_index import binomial_table, locate
+from solvers.playout import NOT_OVER as PLAYOUT_NOT_OVER
+from solvers.playout import PlayoutRules, int_words, plug_in
 from solvers.result import SolveResult
 from solvers.retrograde import ProgressCallback
 
@@ -1328,4 +1331,72 @@ def solve_lag(
     return result
 
 
-__all__ = ["LagKernel", "SearchBudgetExceeded", "solve_lag", "warm_up"]
+# ------------------------------------------------------------------ playout plug-in
+# The compiled playout interface of solvers.playout (read its docstring): a state is
+# (white, black, side to move); a move code is ``from * 64 + to``, as in the search.
+
+
+@njit(cache=True)
+def playout_final(state: np.ndarray, tables: Any) -> I64:
+    dest, nbr, far, cfg, moves, order = tables
+    value = game_result(
+        state[0], state[1], np.int64(state[2]), cfg[0], dest, nbr, far, moves, order
+    )
+    return PLAYOUT_NOT_OVER if value == 0 else value
+
+
+@njit(cache=True)
+def playout_generate(state: np.ndarray, tables: Any, out: np.ndarray) -> I64:
+    dest, nbr, _far, _cfg, _moves, order = tables
+    side = np.int64(state[2])
+    own = state[0] if side == 0 else state[1]
+    opp = state[1] if side == 0 else state[0]
+    return generate_moves(own, opp, side, count_objects(own, nbr), dest, nbr, out, order)
+
+
+@njit(cache=True)
+def playout_play(state: np.ndarray, code: I64, tables: Any, child: np.ndarray) -> None:
+    side = np.int64(state[2])
+    white, black = _lag_child(state[0], state[1], side, code)
+    child[0] = white
+    child[1] = black
+    child[2] = np.uint64(1 - side)
+
+
+@njit(cache=True)
+def playout_mover(state: np.ndarray, tables: Any) -> I64:
+    return np.int64(state[2])
+
+
+def playout_rules(game: Game[Any, Any]) -> PlayoutRules:
+    """LAG's playout interface (any goal, boards up to 64 cells) on the search's move
+    generator and end rules."""
+    kernel = LagKernel(game, tt_entries=64, max_ply=1)
+    cells = kernel.board.size
+    tables = (
+        kernel.dest,
+        kernel.nbr,
+        kernel.far,
+        np.array([kernel.ctl[C_GOAL]], dtype=np.int64),
+        np.zeros(4 * cells, dtype=np.int64),
+        np.zeros(4 * cells, dtype=np.int64),
+    )
+
+    def encode(position: Any) -> np.ndarray:
+        white, black, side = kernel.check_position(position)
+        return np.array([white, black, side], dtype=np.uint64)
+
+    return plug_in(
+        sys.modules[__name__],
+        game,
+        words=3,
+        max_moves=4 * cells,
+        tables=tables,
+        encode=encode,
+        decode=int_words,
+        code_of=lambda position, move: 64 * move[0] + move[1],
+        move_of=lambda position, code: (code >> 6, code & 63),
+    )
+
+
+__all__ = ["LagKernel", "SearchBudgetExceeded", "playout_rules", "solve_lag", "warm_up"]
