@@ -1371,27 +1371,33 @@ def _has(state: np.ndarray, offset: I64, cell: I64) -> bool:
     return (state[offset + (cell >> 6)] >> np.uint64(cell & 63)) & _U1 != _U0
 
 
+@njit(cache=True, inline="always")
+def _cell_control(state: np.ndarray, voters: np.ndarray, cell: I64, own: I64, opp: I64) -> I64:
+    """1 if the pieces at word offset ``own`` control ``cell``, -1 if those at ``opp`` do,
+    else 0."""
+    votes = 0
+    for d in range(6):
+        for j in range(voters.shape[2]):
+            x = voters[cell, d, j]
+            if x < 0:
+                break
+            if _has(state, own, x):
+                votes += 1
+                break
+            if _has(state, opp, x):
+                votes -= 1
+                break
+    return 1 if votes > 0 else (-1 if votes < 0 else 0)
+
+
 @njit(cache=True)
 def _playout_control(state: np.ndarray, tables: Any, side: I64) -> None:
     """``control[c]``: 1 if the mover controls cell c, -1 if the opponent does, else 0."""
     cfg, voters, _perimeter, control, _ = tables
-    words = cfg[P_WORDS]
-    own = 0 if side == 0 else words
-    opp = words - own
+    own = 0 if side == 0 else cfg[P_WORDS]
+    opp = cfg[P_WORDS] - own
     for c in range(cfg[P_CELLS]):
-        votes = 0
-        for d in range(6):
-            for j in range(voters.shape[2]):
-                x = voters[c, d, j]
-                if x < 0:
-                    break
-                if _has(state, own, x):
-                    votes += 1
-                    break
-                if _has(state, opp, x):
-                    votes -= 1
-                    break
-        control[c] = 1 if votes > 0 else (-1 if votes < 0 else 0)
+        control[c] = _cell_control(state, voters, c, own, opp)
 
 
 @njit(cache=True)
@@ -1426,9 +1432,22 @@ def playout_generate(state: np.ndarray, tables: Any, out: np.ndarray) -> I64:
 
 @njit(cache=True)
 def playout_final(state: np.ndarray, tables: Any) -> I64:
-    if playout_generate(state, tables, tables[4]) == 0:
-        return -1
-    return PLAYOUT_NOT_OVER
+    """Normal play: the game is over when the mover has no move (the search for one stops
+    at the first, so this costs far less than listing them)."""
+    cfg, voters = tables[0], tables[1]
+    words = cfg[P_WORDS]
+    side = np.int64(state[2 * words])
+    own = 0 if side == 0 else words
+    opp = words - own
+    for c in range(cfg[P_CELLS]):
+        if _has(state, own, c):
+            continue
+        if _has(state, opp, c):
+            if _cell_control(state, voters, c, own, opp) > 0:
+                return PLAYOUT_NOT_OVER
+        elif _cell_control(state, voters, c, own, opp) >= 0:
+            return PLAYOUT_NOT_OVER  # (the perimeter opening always has a move)
+    return -1
 
 
 @njit(cache=True)
