@@ -88,6 +88,17 @@ def board_game(name: str) -> Any:
     return load_game(game_name, **params)
 
 
+_HEADS: dict[str, dict[str, Any]] = {}
+
+
+def head(command: str) -> dict[str, Any]:
+    """Command, date, commit and machine, taken once per run (the commit of the code that
+    runs, even if the work tree moves on while it runs)."""
+    if command not in _HEADS:
+        _HEADS[command] = provenance(command)
+    return _HEADS[command]
+
+
 def _write(path: Path, data: dict[str, Any]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
@@ -119,7 +130,7 @@ def run_selfplay(name: str, command: str, seed: int = 0) -> dict[str, Any]:
         progress=_progress(name),
     )
     data = {
-        **provenance(command),
+        **head(command),
         "board": name,
         "game": game.name,
         "params": game.parameters,
@@ -294,7 +305,7 @@ def run_calibration(name: str, command: str) -> dict[str, Any]:
         right_from = row["playouts"]
     wrong = [row["playouts"] for row in trend if row["says"] not in (exact_side, "undecided")]
     data = {
-        **provenance(command),
+        **head(command),
         "board": name,
         "game": game.name,
         "params": game.parameters,
@@ -344,7 +355,7 @@ def run_speed(command: str) -> dict[str, Any]:
                 row["kernel"] = str(exc)
         rows.append(row)
         print(row, file=sys.stderr, flush=True)
-    data = {**provenance(command), "rows": rows}
+    data = {**head(command), "rows": rows}
     _write(DATA / "speed.json", data)
     return data
 
