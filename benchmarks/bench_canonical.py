@@ -20,7 +20,7 @@ more than ``--strip-budget`` CPU seconds (a few seconds: "as far as each tool ge
 The main suite (``benchmarks/run.py``) takes two in-process cases of our engine from
 :func:`register`.
 
-Engines: ``ours`` (the bitmask road for Domineering, :mod:`cgt.algebra.domineering_values`),
+Engines: ``ours`` (the bitmask road for Domineering, :mod:`cgt.games.domineering_values`),
 ``ours-protocol`` (the generic :class:`ValueCalculator` on the game protocol, as before the
 bitmask road existed), ``pycgt`` and ``cgt-py`` (PyPI; benchmark-only dependencies, never
 imported by the package; ``cgt-py`` also needs ``anywidget``). Each peer's canonical form is
@@ -130,7 +130,7 @@ def preload(engine: str) -> None:
         if engine == "ours":
             # numba's compiled code, from its disk cache: the analogue of importing cgt-py's
             # compiled extension module, which is not timed either
-            from cgt.algebra.domineering_kernel import load
+            from cgt.games.domineering_kernel import load
 
             load()
     elif engine == "pycgt":
@@ -199,7 +199,7 @@ def measure(engine: str, rows: int, cols: int, timeout: float, repeats: int) -> 
 def agree(samples: dict[str, Sample]) -> str:
     """``yes`` when every finished engine's value is the same game (rebuilt in our engine)."""
     sys.path.insert(0, str(REPOSITORY))
-    from cgt.algebra.notation import parse_game
+    from cgt.algebra.expression import parse_game
 
     values = {}
     for engine, sample in samples.items():
@@ -352,7 +352,7 @@ def main(argv: list[str]) -> None:
                 "canonical_form`; pycgt: `rectangle(rows, cols)`). Interpreter start-up and "
                 "imports are not timed for anyone, and neither is loading compiled code: "
                 "cgt-py's Rust extension is loaded by its import, ours (the numba kernel of "
-                "`cgt/algebra/domineering_kernel.py`) by `domineering_kernel.load()`, which "
+                "`cgt/games/domineering_kernel.py`) by `domineering_kernel.load()`, which "
                 "runs the kernel once on a throwaway board with tables of its own and "
                 "adds nothing to the table of forms the timed call uses (about 0.25 s, "
                 "plus 0.3 s to import numba, once per process). Tables an engine builds "

@@ -9,11 +9,18 @@ where the last stopped, on this machine or any other sharing the file. After the
 board's status (jobs proven won / lost, open, not started, nodes, job time) is written with
 the date, commit, machine and command to ``reports/data/frontier/BOARD.json``, the one
 source of the frontier figures in ``benchmarks/RESULTS.md`` and the reports.
+
+The database is a cache on one machine; the jobs themselves (proven or not, with the work
+spent on each) are kept in ``reports/data/frontier/BOARD-jobs.jsonl.gz``, committed with the
+status. A run first takes that ledger into its database and writes it back when it stops
+(also when stopped by Ctrl-C), so a run on a fresh machine resumes where the last one
+stopped on any other.
 """
 
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import os
 import platform
@@ -141,6 +148,28 @@ def write_results_block(results: Path, folder: Path = OUT) -> None:
     results.write_text(text)
 
 
+def ledger_path(folder: Path, board: str) -> Path:
+    return folder / f"{board}-jobs.jsonl.gz"
+
+
+def read_ledger(path: Path) -> list[dict[str, Any]]:
+    """The job rows of a ledger file (none if there is no file yet)."""
+    if not path.exists():
+        return []
+    with gzip.open(path, "rt", encoding="utf-8") as lines:
+        return [json.loads(line) for line in lines if line.strip()]
+
+
+def write_ledger(path: Path, rows: list[dict[str, Any]]) -> None:
+    """The rows as gzip-compressed JSON lines, byte for byte the same for the same rows (no
+    file name or time in the gzip header), replaced in one step."""
+    text = "".join(json.dumps(row, sort_keys=True) + "\n" for row in rows).encode()
+    partial = path.with_name(path.name + ".partial")
+    with open(partial, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as packed:
+        packed.write(text)
+    partial.replace(path)
+
+
 def commit() -> str:
     try:
         return subprocess.run(
@@ -158,7 +187,7 @@ def main(argv: list[str] | None = None) -> int:
     from cgt.progress import StderrProgress
     from cgt.registry import load_game
     from solvers.database import SolutionDatabase
-    from solvers.frontier import solve_frontier
+    from solvers.frontier import JobStore, solve_frontier
 
     names = [b.name for b in OPEN_BOARDS]
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -183,6 +212,11 @@ def main(argv: list[str] | None = None) -> int:
         job_seconds = args.job_seconds or board.job_seconds
         progress = StderrProgress(f"{board.name}")
         started = time.perf_counter()
+        store = JobStore(database, game)
+        ledger = ledger_path(args.out, board.name)
+        taken = store.take_ledger(read_ledger(ledger))
+        if taken:
+            print(f"{board.name}: {taken} job rows taken from {ledger}", file=sys.stderr)
         try:
             status = solve_frontier(
                 game,
@@ -199,6 +233,7 @@ def main(argv: list[str] | None = None) -> int:
             )
         finally:
             progress.close()
+            write_ledger(ledger, store.ledger())
         params = " ".join(f"-p {k}={v}" for k, v in board.params.items())
         record = {
             "board": board.name,

@@ -41,7 +41,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from cgt.errors import MoveError, ParameterError
 
@@ -280,6 +280,18 @@ class Game(ABC, Generic[P, M]):
         """Independent components whose sum is ``position`` (``None``: not decomposable)."""
         return None
 
+    def value_shortcut(
+        self, compiled: bool | None, progress: Callable[[dict[str, Any]], None] | None
+    ) -> ValueShortcut | None:
+        """The game's own faster road to canonical values, if it has one (Domineering on
+        bitmasks); ``compiled`` as the value calculator's option of that name."""
+        return None
+
+    def value_out_of_reach(self, position: P) -> str | None:
+        """Why the canonical value of ``position`` cannot finish on any machine, so that it
+        is refused before any work unless a time bound is given (``None``: it may finish)."""
+        return None
+
     # ---------------------------------------------------------------- helpers
     def label(self) -> str:
         """``name`` with non-default parameters, e.g. ``control(size=3)``."""
@@ -301,3 +313,20 @@ class Game(ABC, Generic[P, M]):
 
 
 GameFactory = Callable[..., Game[Any, Any]]
+
+
+class ValueShortcut(Protocol):
+    """What :meth:`Game.value_shortcut` gives: canonical values by the game's own road."""
+
+    @property
+    def expanded(self) -> int:
+        """Positions whose options were generated so far (for benchmarks)."""
+        ...
+
+    def covers(self, position: Any) -> bool:
+        """Whether this road takes ``position``."""
+        ...
+
+    def value_id(self, position: Any) -> int:
+        """Id of the canonical form of ``position``'s value (see :mod:`cgt.algebra.game`)."""
+        ...

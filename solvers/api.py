@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import importlib
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cgt.errors import ParameterError
 from cgt.protocol import Game
@@ -14,10 +16,10 @@ from solvers.result import SolveResult
 from solvers.retrograde import PositionLimitExceeded, ProgressCallback, retrograde
 from solvers.tt import TranspositionTable
 
+if TYPE_CHECKING:  # the plug-ins are imported when a kernel is asked for (numba is slow to load)
+    from solvers.kernels.plugin import KernelPlugin
+
 SOLVERS = ("auto", "retrograde", "alphabeta", "compiled", "tiers")
-#: Games with a tier retrograde (endgame databases by piece count): game name -> module and
-#: entry point, imported only when asked for.
-TIER_SOLVERS = {"lag": ("solvers.kernels.lag_tiers", "solve_lag_tiers")}
 #: "auto" enumerates at most this many positions before switching to a search: retrograde
 #: keeps every position in memory and enumerates at some 10^4-10^5 positions per second.
 AUTO_MAX_POSITIONS = 2_000_000
@@ -31,26 +33,33 @@ DEFAULT_TT_ENTRIES = 1 << 20
 #: Default transposition-table capacity of a compiled kernel (slots of a few machine words).
 DEFAULT_KERNEL_TT_ENTRIES = 1 << 22
 #: Search methods of the compiled kernels: alpha-beta (every kernel) or depth-first
-#: proof-number search (win/loss only, the kernels of DFPN_GAMES).
+#: proof-number search (win/loss only, the plug-ins that declare it in their ``methods``).
 METHODS = ("alphabeta", "dfpn")
-#: Games whose compiled kernel has df-pn (acyclic win/loss games; Control only under the
-#: adjacent rule, the kernel refuses control=sight, where a position can be drawn).
-DFPN_GAMES = ("control", "lag", "super-nonnect")
 
 
 def compiled_solver_names() -> list[str]:
     """Registry names of the games that have a compiled kernel."""
-    from solvers.kernels import KERNELS
+    from solvers.kernels import PLUGINS
 
-    return sorted(KERNELS)
+    return sorted(plugin.game for plugin in PLUGINS)
+
+
+def plugins_with(capability: Callable[[KernelPlugin], bool]) -> list[KernelPlugin]:
+    """The compiled plug-ins that declare ``capability``, by game name."""
+    from solvers.kernels import PLUGINS
+
+    return sorted((p for p in PLUGINS if capability(p)), key=lambda p: p.game)
+
+
+def _names(plugins: list[KernelPlugin]) -> str:
+    return ", ".join(p.game for p in plugins)
 
 
 def kernel_table_bytes(tt_entries: int) -> int:
     """Memory of a compiled kernel's transposition table of ``tt_entries`` slots."""
-    from solvers import kernels
+    from solvers.kernels import estimate_bytes
 
-    estimate = getattr(kernels, "estimate_bytes", None)
-    return int(estimate(tt_entries)) if estimate is not None else 32 * tt_entries
+    return estimate_bytes(tt_entries)
 
 
 def solve(
@@ -82,7 +91,7 @@ def solve(
     then raises :class:`solvers.budget.SearchBudgetExceeded`, saying how far it got).
     A table that cannot fit in the available memory is refused before the solve starts.
     ``method="dfpn"``: the compiled kernel's depth-first proof-number search instead of its
-    alpha-beta (games of :data:`DFPN_GAMES`, ``solver`` compiled or auto, wins and losses
+    alpha-beta (games whose plug-in declares it, ``solver`` compiled or auto, wins and losses
     only: it implies ``remoteness=False``).
     ``tier_dir`` (LAG): a directory of tier tables. With ``solver="tiers"`` the tiers found
     there are taken up and every tier solved is written there at once (a stopped solve
@@ -97,9 +106,10 @@ def solve(
     if method == "dfpn":
         if solver not in ("auto", "compiled"):
             raise ParameterError(f"method dfpn runs in the compiled kernel, not solver {solver}")
-        if game.name not in DFPN_GAMES:
+        with_dfpn = plugins_with(lambda p: "dfpn" in p.methods)
+        if game.name not in {p.game for p in with_dfpn}:
             raise ParameterError(
-                f"method dfpn is available for {', '.join(DFPN_GAMES)}, not {game.name!r}"
+                f"method dfpn is available for {_names(with_dfpn)}, not {game.name!r}"
             )
         solver = "compiled"
         remoteness = False
@@ -109,13 +119,13 @@ def solve(
         raise ParameterError(
             f"no compiled kernel for {game.name!r} (kernels: {', '.join(compiled_solver_names())})"
         )
-    if tier_dir is not None and (
-        game.name not in TIER_SOLVERS or solver not in ("tiers", "compiled")
-    ):
-        raise ParameterError(
-            f"tier tables apply to {', '.join(sorted(TIER_SOLVERS))} with solver tiers or "
-            f"compiled, not {game.name} with solver {solver}"
-        )
+    if tier_dir is not None:
+        with_tiers = plugins_with(lambda p: p.tier_module is not None)
+        if game.name not in {p.game for p in with_tiers} or solver not in ("tiers", "compiled"):
+            raise ParameterError(
+                f"tier tables apply to {_names(with_tiers)} with solver tiers or "
+                f"compiled, not {game.name} with solver {solver}"
+            )
     if solver == "tiers":
         return _solve_tiers(game, position, remoteness, progress, max_seconds, tier_dir)
     deadline = Deadline(max_seconds)
@@ -209,8 +219,10 @@ def _solve_compiled(
 ) -> SolveResult | None:
     """The game's kernel; with ``fall_back``, None when the kernel refuses the board (too big
     for its bitboards, an option it lacks) so that alpha-beta can try instead."""
-    from solvers.kernels import KERNELS
+    from solvers.kernels import plugin_of
 
+    plugin = plugin_of(game)
+    assert plugin is not None  # the caller checked compiled_solver_names()
     entries = tt_entries or DEFAULT_KERNEL_TT_ENTRIES
     require_memory(
         kernel_table_bytes(entries),
@@ -226,17 +238,15 @@ def _solve_compiled(
         options["max_seconds"] = max_seconds
     if progress is not None:
         options["progress"] = progress
-    if method != "alphabeta":  # only the kernels of DFPN_GAMES take the option
+    if method != "alphabeta":  # only the plug-ins with more than one method take the option
         options["method"] = method
     if root_only:
         options["move_values"] = False
         options["principal_variation"] = False
-    if tier_dir is not None:  # only LAG's kernel probes tier tables
-        from solvers.kernels.lag_tiers import load_tier_tables
-
-        options["tiers"] = load_tier_tables(game, tier_dir)
+    if tier_dir is not None:  # a plug-in with tier tables probes them from its search
+        options["tiers"] = _tier_module(game).load_tier_tables(game, tier_dir)
     try:
-        return KERNELS[game.name](game, position, **options)
+        return plugin.solve(game, position, **options)
     except ParameterError:
         if fall_back:
             return None
@@ -252,14 +262,7 @@ def _solve_tiers(
     tier_dir: Path | None,
 ) -> SolveResult:
     """The game's tier retrograde (every tier at or below the position's piece counts)."""
-    import importlib
-
-    if game.name not in TIER_SOLVERS:
-        raise ParameterError(
-            f"no tier retrograde for {game.name!r} (games: {', '.join(sorted(TIER_SOLVERS))})"
-        )
-    module, function = TIER_SOLVERS[game.name]
-    solve_by_tiers = getattr(importlib.import_module(module), function)
+    solve_by_tiers = _tier_module(game).solve_tiers
     result: SolveResult = solve_by_tiers(
         game,
         position,
@@ -270,3 +273,12 @@ def _solve_tiers(
     )
     result.extra["requested_solver"] = "tiers"
     return result
+
+
+def _tier_module(game: Game[Any, Any]) -> Any:
+    """The module of the game's retrograde by tiers, as its plug-in declares it."""
+    with_tiers = plugins_with(lambda p: p.tier_module is not None)
+    plugin = next((p for p in with_tiers if p.game == game.name), None)
+    if plugin is None or plugin.tier_module is None:
+        raise ParameterError(f"no tier retrograde for {game.name!r} (games: {_names(with_tiers)})")
+    return importlib.import_module(plugin.tier_module)

@@ -90,7 +90,7 @@ def _hash(state: np.ndarray) -> np.uint64:
 
 @njit(cache=True, inline="always")
 def _same(keys: np.ndarray, slot: int, state: np.ndarray) -> bool:
-    for k in range(state.shape[0]):
+    for k in range(state.shape[0]):  # noqa: SIM110 (numba compiles no generator)
         if keys[slot, k] != state[k]:
             return False
     return True
@@ -222,7 +222,11 @@ def engine_search(
                 stored = int((word >> np.uint64(_SCORE_SHIFT)) & np.uint64(_SCORE_MASK))
                 stored -= SCORE_OFFSET
                 table_move = int((word >> np.uint64(_MOVE_SHIFT)) & np.uint64(_MOVE_MASK)) - 1
-                if flag == EXACT or (flag == LOWER and stored >= b) or (flag == UPPER and stored <= a):
+                if (
+                    flag == EXACT
+                    or (flag == LOWER and stored >= b)
+                    or (flag == UPPER and stored <= a)
+                ):
                     value = stored
                     step = hand_up
                     continue

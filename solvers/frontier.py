@@ -407,6 +407,51 @@ class JobStore:
                     (self.game.name, self.params, text, int(outcome), None, f"frontier-{solver}"),
                 )
 
+    #: Columns of a job row in a ledger (:meth:`JobStore.ledger`), in the table's order.
+    LEDGER_COLUMNS = ("key", "outcome", "nodes", "seconds", "budget", "attempts", "solver")
+
+    def ledger(self) -> list[dict[str, Any]]:
+        """Every job row of this game and parameters, sorted by key: what a run has proven
+        and spent, to be kept beside the reports so that a run on another machine resumes."""
+        rows = self.database.connection.execute(
+            "SELECT key, outcome, nodes, seconds, budget, attempts, solver FROM frontier_jobs "
+            "WHERE game=? AND params=? ORDER BY key",
+            (self.game.name, self.params),
+        ).fetchall()
+        return [dict(zip(self.LEDGER_COLUMNS, row, strict=True)) for row in rows]
+
+    def take_ledger(self, rows: list[dict[str, Any]]) -> int:
+        """Add a ledger's rows to the database where they hold more work than the row there
+        (more attempts); proven jobs go to ``solutions`` too. Returns the rows taken."""
+        taken = 0
+        connection = self.database.connection
+        with connection:
+            for row in rows:
+                here = connection.execute(
+                    "SELECT attempts FROM frontier_jobs WHERE game=? AND params=? AND key=?",
+                    (self.game.name, self.params, row["key"]),
+                ).fetchone()
+                if here is not None and here[0] >= row["attempts"]:
+                    continue
+                connection.execute(
+                    "INSERT OR REPLACE INTO frontier_jobs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (self.game.name, self.params, *(row[c] for c in self.LEDGER_COLUMNS)),
+                )
+                if row["outcome"] is not None:
+                    connection.execute(
+                        "INSERT OR REPLACE INTO solutions VALUES (?, ?, ?, ?, ?, ?)",
+                        (
+                            self.game.name,
+                            self.params,
+                            row["key"],
+                            row["outcome"],
+                            None,
+                            f"frontier-{row['solver']}",
+                        ),
+                    )
+                taken += 1
+        return taken
+
 
 #: The kernel this process keeps between compiled jobs: (its game and options, the kernel).
 _job_kernel: list[tuple[Hashable, Any]] = []

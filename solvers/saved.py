@@ -27,15 +27,17 @@ from solvers.database import PackedEntry, SolutionDatabase, params_text
 from solvers.result import SolveResult
 from solvers.retrograde import ProgressCallback
 
-#: Games whose compiled solver is a packed retrograde that solves a whole space at once.
-PACKED_GAMES = ("entropy", "interleave")
 #: Records converted at a time while writing (16 blocks: 16 MiB of records).
 CHUNK_RECORDS = 16 * store.RECORDS_PER_BLOCK
 
 
 def stores_packed(game: Game[Any, Any]) -> bool:
-    """Whether ``game``'s compiled solve is kept as a packed store by ``--save``."""
-    return game.name in PACKED_GAMES
+    """Whether ``game``'s compiled solve is kept as a packed store by ``--save`` (its plug-in
+    declares a packed retrograde that solves a whole space at once)."""
+    from solvers.kernels import plugin_of
+
+    plugin = plugin_of(game)
+    return plugin is not None and plugin.packed
 
 
 def git_commit() -> str | None:

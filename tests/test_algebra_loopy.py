@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from cgt.algebra import loopy, notation
+from cgt.algebra.expression import parse_game
 from cgt.algebra.game import CanonicalForm
 from cgt.algebra.loopy import (
     DUD,
@@ -26,11 +27,10 @@ from cgt.algebra.loopy import (
     coerce,
     graph_of_short,
     graph_sum,
-    parse_loopy,
     simplify_stoppers,
     value_of_graph,
 )
-from cgt.algebra.notation import parse_game
+from cgt.algebra.loopy_expression import parse_loopy
 from cgt.protocol import Outcome
 from solvers.retrograde import retrograde
 from tests.toy_games import GraphGame

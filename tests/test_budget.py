@@ -84,7 +84,17 @@ def test_deadline_refuses_a_bad_budget() -> None:
 def test_cli_budget_ends_in_one_line_and_status_3() -> None:
     # A spent budget is not bad input (status 2): it has its own status, 3.
     done = subprocess.run(
-        [sys.executable, "-m", "cgtapp", "solve", "tictactoe", "-p", "size=4", "--max-seconds", "0.3"],
+        [
+            sys.executable,
+            "-m",
+            "cgtapp",
+            "solve",
+            "tictactoe",
+            "-p",
+            "size=4",
+            "--max-seconds",
+            "0.3",
+        ],
         capture_output=True,
         text=True,
         timeout=120,

@@ -17,7 +17,11 @@ from tests.explorer_support import ROOT, explorer_server
 
 def run_cgt(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "cgtapp", *args], cwd=ROOT, capture_output=True, text=True, timeout=120
+        [sys.executable, "-m", "cgtapp", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
 
 

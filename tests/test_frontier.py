@@ -387,3 +387,44 @@ def test_jobs_sharing_one_kernel_keep_retrograde_values(
     frontier.solve_job(other, other.initial_position(), "compiled", 1 << 12, None)
     assert frontier._job_kernel[0][1] is not kernel and len(frontier._job_kernel) == 1
     frontier._job_kernel.clear()
+
+
+def test_a_ledger_carries_proven_jobs_to_a_fresh_database(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The open boards keep their jobs in a ledger file beside the reports, since a machine's
+    database does not outlive the machine: a fresh database that takes the ledger resumes
+    without solving a proven job again."""
+    game = load_game("tictactoe")
+    first_db = _database(tmp_path, "first.sqlite")
+
+    def stop_after_four(info: dict[str, Any]) -> None:
+        if info["this_run"] == 4:
+            raise _Interrupt
+
+    with pytest.raises(_Interrupt):
+        solve_frontier(
+            game, depth=3, database=first_db, backend="threading", solver="retrograde",
+            progress=stop_after_four,
+        )  # fmt: skip
+    rows = frontier.JobStore(first_db, game).ledger()
+    assert sum(row["outcome"] is not None for row in rows) == 4
+
+    fresh = _database(tmp_path, "fresh.sqlite")
+    store = frontier.JobStore(fresh, game)
+    assert store.take_ledger(rows) == len(rows)
+    assert store.take_ledger(rows) == 0  # a row with no more work than the database's is skipped
+    assert store.ledger() == rows
+    solved: list[Any] = []
+    real = frontier.solve_job
+
+    def counting(*args: Any) -> Any:
+        solved.append(frontier.key_text(game.canonical_key(args[1])))
+        return real(*args)
+
+    monkeypatch.setattr(frontier, "solve_job", counting)
+    status = solve_frontier(game, depth=3, database=fresh, backend="threading", solver="retrograde")
+    proven_before = {row["key"] for row in rows if row["outcome"] is not None}
+    assert solved and set(solved) <= {row["key"] for row in store.ledger()}  # same key text
+    assert not proven_before & set(solved)
+    assert status.root == Outcome.DRAW  # retrograde's value of tic-tac-toe

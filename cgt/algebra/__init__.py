@@ -1,8 +1,12 @@
 """CGT algebra: short partizan games in canonical form, CGSuite notation, temperature theory,
 impartial games (Grundy values, octal games, periodicity) and values of protocol games."""
 
+# Importing the package installs what the form table and the expression reader take from
+# the modules built on them: CGSuite printing (notation) and loopy games (loopy_expression).
+from cgt.algebra.expression import parse_game
 from cgt.algebra.game import DOWN, STAR, UP, ZERO, CanonicalForm, set_fast_paths
-from cgt.algebra.notation import format_game, parse_game
+from cgt.algebra.loopy_expression import parse_loopy
+from cgt.algebra.notation import format_game
 from cgt.algebra.thermograph import (
     Thermograph,
     Wall,
@@ -34,6 +38,7 @@ __all__ = [
     "left_stop",
     "mean",
     "parse_game",
+    "parse_loopy",
     "reduced_canonical_form",
     "right_stop",
     "set_fast_paths",

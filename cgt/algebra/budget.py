@@ -24,6 +24,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
+from cgt.algebra import game
 from cgt.errors import CGTError
 
 CHECK_EVERY = 4096
@@ -165,20 +166,16 @@ class Budget:
     @contextmanager
     def active(self) -> Iterator[Budget]:
         """Make this the budget of every computation inside the ``with`` block."""
-        from cgt.algebra import game
-
-        global _active
-        previous = _active
-        _active = self
+        previous = active_budget()
         self.started = time.monotonic()
         self.forms_at_start = game.table_size()
-        game.set_budget_checkpoint(self._next_checkpoint(game.table_size()))
+        game.set_active_budget(self, self._next_checkpoint(game.table_size()))
         try:
             yield self
         finally:
-            _active = previous
-            game.set_budget_checkpoint(
-                None if previous is None else previous._next_checkpoint(game.table_size())
+            game.set_active_budget(
+                previous,
+                None if previous is None else previous._next_checkpoint(game.table_size()),
             )
 
     def _next_checkpoint(self, forms: int) -> int:
@@ -193,9 +190,7 @@ class Budget:
         return self._next_checkpoint(forms)
 
 
-_active: Budget | None = None
-
-
 def active_budget() -> Budget | None:
     """The budget of the computation running now, if any."""
-    return _active
+    budget = game.active_budget()
+    return budget if isinstance(budget, Budget) else None

@@ -41,7 +41,24 @@ from fractions import Fraction
 from typing import Any
 
 from cgt.algebra.game import CanonicalForm, is_dyadic
-from cgt.errors import CGTError
+from cgt.algebra.generalised import expansion, generalised_up, power, subordinate
+from cgt.algebra.notation import number_tiny, order_key, sorted_options
+from cgt.algebra.thermograph import (
+    Thermograph,
+    atomic_weight,
+    cool,
+    heat,
+    is_infinitesimal,
+    left_stop,
+    mean,
+    norton_product,
+    ordinal_sum,
+    reduced_canonical_form,
+    right_stop,
+    temperature,
+    thermograph,
+)
+from cgt.errors import CGTError, PositionError
 
 
 class ExpressionError(CGTError):
@@ -510,6 +527,20 @@ LOOPY_NAMES = frozenset({"on", "off", "over", "under", "dud", "upon", "pass"})
 """Names CGSuite gives to loopy games (``pass`` is the loopy move inside braces)."""
 
 
+LoopyExtension = Callable[["Node", "Evaluator"], Any]
+"""The loopy-game algebra's reading of a node (:func:`set_loopy_extension`)."""
+
+_loopy_extension: LoopyExtension | None = None
+
+
+def set_loopy_extension(extension: LoopyExtension | None) -> None:
+    """Install the function :func:`loopy_value` hands loopy nodes to. The loopy-game algebra
+    (:mod:`cgt.algebra.loopy_expression`) builds on this module and installs itself when
+    :mod:`cgt.algebra` is imported; without it a loopy node is :class:`LoopyNotSupported`."""
+    global _loopy_extension
+    _loopy_extension = extension
+
+
 def loopy_value(node: Node, evaluator: Evaluator) -> Any:
     """THE extension point for loopy games: the value of a node that needs them.
 
@@ -523,9 +554,9 @@ def loopy_value(node: Node, evaluator: Evaluator) -> Any:
     and with :class:`CanonicalForm`, and ``str`` in CGSuite notation; the evaluator then
     treats them like short games.
     """
-    from cgt.algebra.loopy_expression import loopy_value as value_of_loopy_node
-
-    return value_of_loopy_node(node, evaluator)
+    if _loopy_extension is None:
+        raise LoopyNotSupported(f"column {node.column}: {_describe(node)} needs loopy games")
+    return _loopy_extension(node, evaluator)
 
 
 def _describe(node: Node) -> str:
@@ -586,8 +617,6 @@ class Evaluator:
             )
         count, kind = node.ups if node.ups is not None else (0, "")
         if kind:
-            from cgt.algebra.generalised import generalised_up
-
             value = generalised_up(abs(count), cumulative=kind == "[]")
             value = value if count > 0 else -value
             return value + CanonicalForm.uptimal(number, 0, node.star)
@@ -812,22 +841,16 @@ def _game_and_number(
 
 
 def _heat(game: CanonicalForm, t: Value) -> Value:
-    from cgt.algebra.thermograph import heat
-
     return heat(game, t)
 
 
 def _cool(game: CanonicalForm, t: Value) -> Value:
-    from cgt.algebra.thermograph import cool
-
     if not isinstance(t, Fraction | int):
         raise ExpressionError(f"the cooling temperature must be a number, not {t}")
     return cool(game, t)
 
 
 def _options(left: bool) -> Callable[[CanonicalForm], Value]:
-    from cgt.algebra.notation import sorted_options
-
     return lambda g: [CanonicalForm(o) for o in sorted_options(g.id, left)]
 
 
@@ -855,8 +878,6 @@ def _tiny_miny(sign: int) -> Callable[[Evaluator, Call, list[Value]], Value]:
 
 def _generalised(cumulative: bool) -> Callable[[Evaluator, Call, list[Value]], Value]:
     def apply(evaluator: Evaluator, node: Call, args: list[Value]) -> Value:
-        from cgt.algebra.generalised import power
-
         g = evaluator.game(args[0], node.args[0])
         x = evaluator.game(args[1], node.args[1])
         if not isinstance(g, CanonicalForm) or not isinstance(x, CanonicalForm):
@@ -867,8 +888,6 @@ def _generalised(cumulative: bool) -> Callable[[Evaluator, Call, list[Value]], V
 
 
 def _subordinate(evaluator: Evaluator, node: Call, args: list[Value]) -> Value:
-    from cgt.algebra.generalised import subordinate
-
     g = evaluator.game(args[0], node.args[0])
     base = evaluator.game(args[1], node.args[1])
     if not isinstance(g, CanonicalForm) or not isinstance(base, CanonicalForm):
@@ -876,16 +895,15 @@ def _subordinate(evaluator: Evaluator, node: Call, args: list[Value]) -> Value:
     return CanonicalForm(subordinate(g.id, base.id))
 
 
-def _two_games(name: str) -> Callable[[Evaluator, Call, list[Value]], Value]:
+def _two_games(
+    combine: Callable[[int, int], int],
+) -> Callable[[Evaluator, Call, list[Value]], Value]:
     def apply(evaluator: Evaluator, node: Call, args: list[Value]) -> Value:
-        import importlib
-
-        thermograph = importlib.import_module("cgt.algebra.thermograph")
         g = evaluator.game(args[0], node.args[0])
         h = evaluator.game(args[1], node.args[1])
         if not isinstance(g, CanonicalForm) or not isinstance(h, CanonicalForm):
             return loopy_value(node, evaluator)
-        return CanonicalForm(getattr(thermograph, name)(g.id, h.id))
+        return CanonicalForm(combine(g.id, h.id))
 
     return apply
 
@@ -895,8 +913,6 @@ def _incentives(left: bool, right: bool) -> Callable[[CanonicalForm], Value]:
     other one exceeds (as CGSuite's ``incentives``), in printing order."""
 
     def compute(g: CanonicalForm) -> Value:
-        from cgt.algebra.notation import order_key
-
         found = [o - g for o in g.left_options] if left else []
         found += [g - o for o in g.right_options] if right else []
         unique = list(dict.fromkeys(found))
@@ -907,21 +923,15 @@ def _incentives(left: bool, right: bool) -> Callable[[CanonicalForm], Value]:
 
 
 def _is_uptimal(g: CanonicalForm) -> bool:
-    from cgt.algebra.generalised import expansion
-
     return expansion(g.id) is not None
 
 
 def _is_number_tiny(g: CanonicalForm) -> bool:
     """CGSuite's ``IsNumberTiny``: a number, or a number plus a tiny or a miny."""
-    from cgt.algebra.notation import number_tiny
-
     return g.is_number() or (not g.is_uptimal() and number_tiny(g.id) is not None)
 
 
 def _is_atomic(g: CanonicalForm) -> bool:
-    from cgt.algebra.thermograph import atomic_weight
-
     try:
         atomic_weight(g)
     except CGTError:
@@ -930,27 +940,15 @@ def _is_atomic(g: CanonicalForm) -> bool:
 
 
 def _thermograph(g: CanonicalForm) -> Value:
-    from cgt.algebra.thermograph import thermograph
-
     return thermograph(g)
 
 
-def _lazy(module: str, name: str) -> Callable[[CanonicalForm], Value]:
-    def compute(g: CanonicalForm) -> Value:
-        import importlib
-
-        return getattr(importlib.import_module(module), name)(g)
-
-    return compute
-
-
-_T = "cgt.algebra.thermograph"
 FUNCTIONS: dict[str, tuple[int, int, Callable[[Evaluator, Call, list[Value]], Value]]] = {
-    "temperature": (1, 1, _game_function(lambda g: g.temperature())),
+    "temperature": (1, 1, _game_function(temperature)),
     "thermograph": (1, 1, _game_function(_thermograph)),
-    "mean": (1, 1, _game_function(lambda g: g.mean())),
-    "leftstop": (1, 1, _game_function(lambda g: g.left_stop())),
-    "rightstop": (1, 1, _game_function(lambda g: g.right_stop())),
+    "mean": (1, 1, _game_function(mean)),
+    "leftstop": (1, 1, _game_function(left_stop)),
+    "rightstop": (1, 1, _game_function(right_stop)),
     "outcome": (1, 1, _game_function(lambda g: Outcome(g.outcome()))),
     "outcomeclass": (1, 1, _game_function(lambda g: Outcome(g.outcome()))),
     "birthday": (1, 1, _game_function(lambda g: g.birthday())),
@@ -958,12 +956,12 @@ FUNCTIONS: dict[str, tuple[int, int, Callable[[Evaluator, Call, list[Value]], Va
     "rightoptions": (1, 1, _game_function(_options(False))),
     "cool": (2, 2, _game_and_number(_cool)),
     "heat": (2, 2, _game_and_number(_heat)),
-    "atomicweight": (1, 1, _game_function(_lazy(_T, "atomic_weight"))),
-    "aw": (1, 1, _game_function(_lazy(_T, "atomic_weight"))),
-    "reduced": (1, 1, _game_function(_lazy(_T, "reduced_canonical_form"))),
-    "reducedcanonicalform": (1, 1, _game_function(_lazy(_T, "reduced_canonical_form"))),
-    "rcf": (1, 1, _game_function(_lazy(_T, "reduced_canonical_form"))),
-    "isinfinitesimal": (1, 1, _game_function(_lazy(_T, "is_infinitesimal"))),
+    "atomicweight": (1, 1, _game_function(atomic_weight)),
+    "aw": (1, 1, _game_function(atomic_weight)),
+    "reduced": (1, 1, _game_function(reduced_canonical_form)),
+    "reducedcanonicalform": (1, 1, _game_function(reduced_canonical_form)),
+    "rcf": (1, 1, _game_function(reduced_canonical_form)),
+    "isinfinitesimal": (1, 1, _game_function(is_infinitesimal)),
     "isnumber": (1, 1, _game_function(lambda g: g.is_number())),
     "isnimber": (1, 1, _game_function(lambda g: g.is_nimber())),
     "isallsmall": (1, 1, _game_function(lambda g: g.is_all_small())),
@@ -977,8 +975,8 @@ FUNCTIONS: dict[str, tuple[int, int, Callable[[Evaluator, Call, list[Value]], Va
     "compare": (2, 2, _compare),
     "tiny": (1, 1, _tiny_miny(1)),
     "miny": (1, 1, _tiny_miny(-1)),
-    "nortonproduct": (2, 2, _two_games("norton_product")),
-    "ordinalsum": (2, 2, _two_games("ordinal_sum")),
+    "nortonproduct": (2, 2, _two_games(norton_product)),
+    "ordinalsum": (2, 2, _two_games(ordinal_sum)),
     "subordinate": (2, 2, _subordinate),
     "pow": (2, 2, _generalised(False)),
     "powto": (2, 2, _generalised(True)),
@@ -1007,8 +1005,6 @@ def format_value(value: Value) -> str:
         return "{" + ",".join(format_value(v) for v in value) + "}"
     if value is None:
         return "Nothing"
-    from cgt.algebra.thermograph import Thermograph
-
     if isinstance(value, Thermograph):
         return format_thermograph(value)
     return str(value)
@@ -1045,8 +1041,6 @@ def evaluate(text: str, evaluator: Evaluator | None = None) -> Value:
 
 def value_kind(value: Value) -> str:
     """A word for the kind of a value, for ``--json``."""
-    from cgt.algebra.thermograph import Thermograph
-
     if isinstance(value, bool):
         return "boolean"
     if isinstance(value, Outcome):
@@ -1067,3 +1061,20 @@ def value_kind(value: Value) -> str:
 def value_names() -> Sequence[str]:
     """The functions an expression may call (normalised names)."""
     return sorted(FUNCTIONS)
+
+
+def parse_game(text: str) -> CanonicalForm:
+    """The canonical form of a game written in CGSuite notation (read by the expression
+    grammar, so sums, ``+-``, ``Tiny(2)``, ``^<3>`` and every printed form are accepted);
+    :class:`PositionError` if it is not a short game.
+
+    >>> str(parse_game("{0|*}"))
+    '^'
+    """
+    try:
+        value = evaluate(text)
+    except ExpressionError as exc:
+        raise PositionError(f"cannot read game {text!r}: {exc}") from None
+    if isinstance(value, Fraction) or not isinstance(value, CanonicalForm):
+        raise PositionError(f"cannot read game {text!r}: it is not a short game")
+    return value

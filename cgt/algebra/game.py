@@ -22,9 +22,9 @@ against the plain definitions.
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from fractions import Fraction
-from typing import Union
+from typing import Protocol, Union
 
 Uptimal = tuple[Fraction, int, int]
 """``(x, n, m)`` standing for ``x + n.^ + *m``."""
@@ -66,6 +66,23 @@ _checkpoint = _NO_CHECKPOINT
 """Table size at which :func:`_intern` next asks the active budget
 (:mod:`cgt.algebra.budget`) whether to go on: one integer comparison per new form."""
 
+
+class FormBudget(Protocol):
+    """What the table of forms asks of the budget of the computation running now. The
+    budget (:class:`cgt.algebra.budget.Budget`) builds on this module, so it is installed
+    here (:func:`set_active_budget`) rather than imported."""
+
+    def tick(self, forms: int) -> int:
+        """Check the bounds at a checkpoint; the next checkpoint."""
+        ...
+
+    def check(self, forms: int, extra_bytes: int = 0, what: str = "") -> None: ...
+
+    def room_for(self, forms_now: int, more: int, what: str, more_bytes: int = 0) -> None: ...
+
+
+_budget: FormBudget | None = None
+
 if sys.getrecursionlimit() < 20000:
     # Sums and comparisons recurse once per birthday level of each operand; deep games
     # (long sums of components) need more than Python's default of 1000 frames.
@@ -100,17 +117,22 @@ def table_size() -> int:
     return len(_left)
 
 
-def set_budget_checkpoint(checkpoint: int | None) -> None:
-    """Table size at which to consult the active budget next (``None``: never)."""
-    global _checkpoint
+def active_budget() -> FormBudget | None:
+    """The budget of the computation running now, if any."""
+    return _budget
+
+
+def set_active_budget(budget: FormBudget | None, checkpoint: int | None) -> None:
+    """Make ``budget`` the active one (``None``: none), consulted next when the table holds
+    ``checkpoint`` forms (``None``: never)."""
+    global _budget, _checkpoint
+    _budget = budget
     _checkpoint = _NO_CHECKPOINT if checkpoint is None else checkpoint
 
 
 def _budget_tick(forms: int) -> None:
-    from cgt.algebra.budget import active_budget
-
-    budget = active_budget()
-    set_budget_checkpoint(None if budget is None else budget.tick(forms))
+    global _checkpoint
+    _checkpoint = _NO_CHECKPOINT if _budget is None else _budget.tick(forms)
 
 
 def _intern(left: Iterable[int], right: Iterable[int], tag: Uptimal | None = None) -> int:
@@ -163,7 +185,7 @@ def _comparable(x: Fraction) -> float | Fraction:
 def intern_canonical(left: Iterable[int], right: Iterable[int], number: Fraction | None) -> int:
     """Id of ``{left | right}``, which the caller guarantees is a canonical form (``number``:
     the number it is, if it is one). For engines that build canonical forms themselves (the
-    compiled Domineering kernel, :mod:`cgt.algebra.domineering_kernel`); nothing is checked.
+    compiled Domineering kernel, :mod:`cgt.games.domineering_kernel`); nothing is checked.
     """
     return _intern(left, right, None if number is None else (number, 0, 0))
 
@@ -287,8 +309,6 @@ def _integer_id(n: int) -> int:
     if known == 0 and Fraction(0) not in _number_index:
         _intern((), (), (Fraction(0), 0, 0))
     if abs(n - known) > 1 << 12:
-        from cgt.algebra.budget import active_budget
-
         budget = active_budget()
         if budget is not None:
             budget.room_for(table_size(), abs(n - known), f"the integer {n}")
@@ -346,8 +366,6 @@ def _build_nimbers(x: Fraction, m: int) -> None:
     """Intern ``x + *j`` for ``j < m`` in increasing order (a loop: ``*m`` has ``m`` options
     on each side and ``m`` levels of subpositions, too deep for a recursion), asking the
     active budget first: ``*m`` holds about ``m * m / 2`` option ids."""
-    from cgt.algebra.budget import active_budget
-
     known = 1
     while (x, 0, known + 1) in _uptimal_index:
         known += 1
@@ -800,9 +818,7 @@ class CanonicalForm:
 
     # ----------------------------------------------------------- printing
     def __str__(self) -> str:
-        from cgt.algebra.notation import format_game
-
-        return format_game(self)
+        return _printer("text", self)
 
     def __repr__(self) -> str:
         """CGSuite notation, so a REPL shows ``^*`` (``parse_game(repr(g)) == g``)."""
@@ -810,35 +826,27 @@ class CanonicalForm:
 
     def _repr_latex_(self) -> str:
         """Jupyter's rendering: arrows, stars and bars as mathematics."""
-        from cgt.algebra.notation import format_latex
-
-        return f"${format_latex(self)}$"
+        return f"${_printer('latex', self)}$"
 
     def _repr_html_(self) -> str:
-        from cgt.algebra.notation import format_html
+        return _printer("html", self)
 
-        return format_html(self)
 
-    # ----------------------------------------------------------- temperature theory
-    def left_stop(self) -> Fraction:
-        from cgt.algebra.thermograph import left_stop
+Printer = Callable[[CanonicalForm], str]
 
-        return left_stop(self)
+_printers: dict[str, Printer] = {}
 
-    def right_stop(self) -> Fraction:
-        from cgt.algebra.thermograph import right_stop
 
-        return right_stop(self)
+def install_printers(*, text: Printer, latex: Printer, html: Printer) -> None:
+    """How forms print. CGSuite notation (:mod:`cgt.algebra.notation`) builds on this module
+    and installs its printers when :mod:`cgt.algebra` is imported, so that this module does
+    not import it."""
+    _printers.update(text=text, latex=latex, html=html)
 
-    def mean(self) -> Fraction:
-        from cgt.algebra.thermograph import thermograph
 
-        return thermograph(self).mast
-
-    def temperature(self) -> Fraction:
-        from cgt.algebra.thermograph import thermograph
-
-        return thermograph(self).temperature
+def _printer(kind: str, form: CanonicalForm) -> str:
+    printer = _printers.get(kind)
+    return printer(form) if printer is not None else f"CanonicalForm({form.id})"
 
 
 def _coercible(value: object) -> bool:

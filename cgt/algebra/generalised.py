@@ -22,6 +22,7 @@ from cgt.algebra.game import (
     CanonicalForm,
     add_id,
     canonical_id,
+    le_id,
     left_options_id,
     negate_id,
     number_id,
@@ -29,6 +30,7 @@ from cgt.algebra.game import (
     uptimal_id,
     uptimal_of_id,
 )
+from cgt.algebra.thermograph import ordinal_sum
 from cgt.errors import ParameterError
 
 _UP = CanonicalForm.uptimal(0, 1, 0)
@@ -46,8 +48,6 @@ def subordinate(g: int, base: int) -> int:
     """CGSuite's ``G.Subordinate(B)``: ``G`` rewritten over the base ``B``, dropping every
     option of ``G`` that is an option of ``B`` (``n.Subordinate(1) = n - 1`` for integers,
     ``(7/4).Subordinate(1) = 3/4``); the inverse of the ordinal sum ``B : X``."""
-    from cgt.algebra.game import le_id
-
     lo, ro = left_options_id(g), right_options_id(g)
     for bl in left_options_id(base):
         if not any(le_id(bl, gl) for gl in lo) and not any(
@@ -70,8 +70,6 @@ def subordinate(g: int, base: int) -> int:
 def _power_to(g: int, x: int) -> int:
     """``G^{->x} = G : x.Subordinate(1)`` (CGSuite's ``PowTo``; for an integer ``n``,
     ``G^{->n} = {G^{->(n-1)} | H}``); ``G^{->0} = 0``."""
-    from cgt.algebra.thermograph import ordinal_sum
-
     if x == number_id(0):
         return x
     try:

@@ -43,7 +43,8 @@ from typing import Union
 from cgt.algebra.game import CanonicalForm, canonical_id
 from cgt.algebra.game import left_options_id as _short_left
 from cgt.algebra.game import right_options_id as _short_right
-from cgt.errors import CGTError, PositionError
+from cgt.algebra.notation import MAX_BARS, _format, format_game, order_key
+from cgt.errors import CGTError
 
 #: Whether every simplification is checked to keep the values of its roots (tests switch it
 #: on; it costs four times the simplification itself).
@@ -943,8 +944,6 @@ class _Printer:
         of them gets a label (``a``, ``b``, ... in the order they are needed), an edge to
         ``v`` itself is ``pass``; braces come back when a side is empty, when the form is
         labelled, or when it would need :data:`~cgt.algebra.notation.MAX_BARS` bars."""
-        from cgt.algebra.notation import MAX_BARS, _format
-
         if v in path:
             name = path[v]
             if name is None:
@@ -1034,7 +1033,6 @@ class _Printer:
     def _ordered(self, edges: tuple[int, ...]) -> list[int]:
         """Options in print order: loopfree ones first in CGSuite's order, then the loopy
         ones in the canonical numbering's order."""
-        from cgt.algebra.notation import order_key
 
         def key(w: int) -> tuple[int, tuple[object, ...], int]:
             form = self.short(w)
@@ -1051,8 +1049,6 @@ def _label(n: int) -> str:
 
 
 def _format_short(form: CanonicalForm) -> str:
-    from cgt.algebra.notation import format_game
-
     return format_game(form)
 
 
@@ -1066,23 +1062,6 @@ class DefinitionNode:
     def __init__(self) -> None:
         self.left: list[DefinitionNode | LoopyValue] = []
         self.right: list[DefinitionNode | LoopyValue] = []
-
-
-def parse_loopy(text: str) -> LoopyValue:
-    """Read a game, loopy or not, in CGSuite notation (``{0|pass}``, ``a{0|{|a}}``, ``on``,
-    ``1 + over``, ``S & T``...) with the expression reader of ``cgt eval``
-    (:mod:`cgt.algebra.expression`, whose loopy nodes come back here through
-    :mod:`cgt.algebra.loopy_expression`). ``pass`` is an edge back to the innermost braces
-    it stands in; ``name{...}`` labels braces so that ``name`` inside them is an edge back to
-    them. Raises a :class:`cgt.errors.CGTError` naming what is wrong."""
-    from cgt.algebra.expression import evaluate
-
-    value = evaluate(text)
-    if not (isinstance(value, LoopyValue | CanonicalForm | int | Fraction)) or isinstance(
-        value, bool
-    ):
-        raise PositionError(f"{text!r} is not a game")
-    return coerce(value)
 
 
 def refers_outside(node: DefinitionNode, outer: Iterable[DefinitionNode]) -> bool:

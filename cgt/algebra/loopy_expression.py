@@ -10,6 +10,7 @@ exist as a whole definition (:class:`cgt.algebra.loopy.DefinitionNode`).
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 from cgt.algebra.expression import (
@@ -23,7 +24,10 @@ from cgt.algebra.expression import (
     Outcome,
     Tuple,
     Unary,
+    evaluate,
+    set_loopy_extension,
 )
+from cgt.algebra.game import CanonicalForm
 from cgt.algebra.loopy import (
     NAMED,
     DefinitionNode,
@@ -33,6 +37,7 @@ from cgt.algebra.loopy import (
     definition_value,
     refers_outside,
 )
+from cgt.errors import PositionError
 
 
 class PassReference:
@@ -149,3 +154,20 @@ def _function(node: Call, evaluator: Evaluator) -> Any:
         args = [short] + [arg.short_form() if isinstance(arg, LoopyValue) else arg for arg in rest]
         return evaluator.functions[name][2](evaluator, node, args)
     raise ExpressionError(f"column {node.column}: {node.name} is not defined for loopy games")
+
+
+def parse_loopy(text: str) -> LoopyValue:
+    """Read a game, loopy or not, in CGSuite notation (``{0|pass}``, ``a{0|{|a}}``, ``on``,
+    ``1 + over``, ``S & T``...) with the expression reader of ``cgt eval``
+    (:mod:`cgt.algebra.expression`, whose loopy nodes come back to this module). ``pass`` is an edge back to the innermost braces
+    it stands in; ``name{...}`` labels braces so that ``name`` inside them is an edge back to
+    them. Raises a :class:`cgt.errors.CGTError` naming what is wrong."""
+    value = evaluate(text)
+    if not (isinstance(value, LoopyValue | CanonicalForm | int | Fraction)) or isinstance(
+        value, bool
+    ):
+        raise PositionError(f"{text!r} is not a game")
+    return coerce(value)
+
+
+set_loopy_extension(loopy_value)

@@ -38,6 +38,7 @@ from typing import Any
 from cgt.algebra.game import (
     CanonicalForm,
     add_id,
+    install_printers,
     left_options_id,
     negate_id,
     number_of_id,
@@ -46,7 +47,6 @@ from cgt.algebra.game import (
 )
 from cgt.algebra.generalised import expansion, generalised_parts
 from cgt.algebra.thermograph import mean
-from cgt.errors import PositionError
 
 # ------------------------------------------------------------------ printing
 MAX_BARS = 4
@@ -257,21 +257,4 @@ def format_html(game: CanonicalForm) -> str:
     return f"<code>{_translate(format_game(game), _HTML)}</code>"
 
 
-# ------------------------------------------------------------------ parsing
-def parse_game(text: str) -> CanonicalForm:
-    """The canonical form of a game written in CGSuite notation (read by the expression
-    grammar of :mod:`cgt.algebra.expression`, so sums, ``+-``, ``Tiny(2)``, ``^<3>`` and
-    every printed form are accepted); :class:`PositionError` if it is not a short game.
-
-    >>> str(parse_game("{0|*}"))
-    '^'
-    """
-    from cgt.algebra.expression import ExpressionError, evaluate
-
-    try:
-        value = evaluate(text)
-    except ExpressionError as exc:
-        raise PositionError(f"cannot read game {text!r}: {exc}") from None
-    if isinstance(value, Fraction) or not isinstance(value, CanonicalForm):
-        raise PositionError(f"cannot read game {text!r}: it is not a short game")
-    return value
+install_printers(text=format_game, latex=format_latex, html=format_html)

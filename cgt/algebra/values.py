@@ -17,9 +17,8 @@ can repeat (``game.acyclic``), and the calculator itself refuses a finished posi
 player to move does not lose and a position that recurs among its own options, for games
 that do not declare it.
 
-Domineering, the engine's standard workload, has a second road on plain bitmasks
-(:mod:`cgt.algebra.domineering_values`, about nine times faster than the protocol road on
-5x5, see ``benchmarks/CANONICAL.md``);
+A game may have a faster road of its own (``game.value_shortcut``: Domineering on plain
+bitmasks, :mod:`cgt.games.domineering_values`, see ``benchmarks/CANONICAL.md``);
 ``ValueCalculator(game, kernel=False)`` keeps the protocol road, which tests compare it with.
 ``ValueCalculator(game, components=False)`` ignores ``game.components`` (the plain recursion
 on options, the second road for a game's decomposition).
@@ -30,7 +29,6 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable
 from typing import Any
 
-from cgt.algebra.domineering_values import DomineeringValues
 from cgt.algebra.game import ZERO_ID, CanonicalForm, add_id, canonical_id
 from cgt.algebra.impartial import GrundyCalculator
 from cgt.algebra.loopy import GameGraph, LoopyValue, value_of_graph
@@ -74,11 +72,11 @@ def check_valuable(game: Any) -> None:
 class ValueCalculator:
     """Canonical values of positions of one game instance, with a table by canonical key.
 
-    ``kernel=True`` (the default) uses the bitmask road for Domineering; other games always
-    take the protocol road. ``components=False`` never splits a position into components.
-    ``compiled`` chooses between the compiled and the readable bitmask roads for Domineering
-    (see :class:`DomineeringValues`); ``progress`` is called with counts now and then during
-    long Domineering values (on the compiled road, between slices of work, which is also
+    ``kernel=True`` (the default) takes the game's own road where it has one
+    (``game.value_shortcut``); ``kernel=False`` always takes the protocol road.
+    ``components=False`` never splits a position into components. ``compiled`` and
+    ``progress`` go to the game's road (Domineering: the compiled or the readable bitmask
+    road, and counts now and then during long values, between slices of work, which is also
     when Ctrl-C is handled).
     """
 
@@ -105,11 +103,7 @@ class ValueCalculator:
         self.component_lookups = 0
         self.component_hits = 0
         self.grundy = GrundyCalculator(game) if getattr(game, "impartial", False) else None
-        self.domineering = (
-            DomineeringValues(compiled, progress)
-            if kernel and getattr(game, "name", None) == "domineering"
-            else None
-        )
+        self.shortcut = game.value_shortcut(compiled, progress) if kernel else None
         self._evaluated = 0
         #: Keys of the positions whose value is being computed (the recursion's path): meeting
         #: one again among its own descendants means the positions can repeat.
@@ -117,9 +111,10 @@ class ValueCalculator:
 
     @property
     def evaluated(self) -> int:
-        """Positions (or Domineering regions) whose options were expanded (for benchmarks)."""
-        if self.domineering is not None:
-            return self.domineering.expanded
+        """Positions (or regions, on a game's own road) whose options were expanded (for
+        benchmarks)."""
+        if self.shortcut is not None:
+            return self.shortcut.expanded
         return self._evaluated
 
     def _normalised(self, position: Any) -> Any:
@@ -140,9 +135,8 @@ class ValueCalculator:
         return self._value_id(position, as_component=False)
 
     def _value_id(self, position: Any, *, as_component: bool) -> int:
-        if self.domineering is not None and self.domineering.fits(position.rows, position.cols):
-            rows, cols, blocked = position.rows, position.cols, position.blocked
-            return self.domineering.value_id(rows, cols, ((1 << (rows * cols)) - 1) & ~blocked)
+        if self.shortcut is not None and self.shortcut.covers(position):
+            return self.shortcut.value_id(position)
         position = self._normalised(position)
         key = self.game.canonical_key(position)
         found = self.table.get(key)

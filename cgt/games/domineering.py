@@ -19,14 +19,20 @@ A move is the bitmask of the two cells it covers, named by them, lower or left c
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache
 from typing import Any, ClassVar, NamedTuple
 
 from cgt.boards.square import SquareBoard, square_board
 from cgt.errors import ParameterError, PositionError
+from cgt.games.domineering_values import DomineeringValues
 from cgt.protocol import Game, Param
 from cgt.registry import register
+
+#: Boards with more free cells than this are refused unless a time bound is given: the
+#: largest boards valued so far (5x6, 4x8, 2x20; benchmarks/CANONICAL.md) have 30 to 40 cells,
+#: and the 6x6 board (36) does not finish within the memory of a 24 GB machine.
+HOPELESS_CELLS = 40
 
 LEFT, RIGHT = 0, 1
 #: Symmetries of :class:`SquareBoard` that keep vertical dominoes vertical: identity, rotation
@@ -180,6 +186,20 @@ class Domineering(Game[DomineeringPosition, int]):
             out.append(self.crop(position, region))
         return out
 
+    def value_shortcut(
+        self, compiled: bool | None, progress: Callable[[dict[str, Any]], None] | None
+    ) -> BitmaskValues:
+        return BitmaskValues(DomineeringValues(compiled, progress))
+
+    def value_out_of_reach(self, position: DomineeringPosition) -> str | None:
+        free = position.rows * position.cols - bin(position.blocked).count("1")
+        if free <= HOPELESS_CELLS:
+            return None
+        return (
+            f"a Domineering board with {free} free cells will not finish (boards of more than "
+            f"{HOPELESS_CELLS} free cells are out of reach)"
+        )
+
     def crop(self, position: DomineeringPosition, region: int) -> DomineeringPosition:
         """The position on the bounding box of ``region``, whose other cells are blocked."""
         cols = position.cols
@@ -243,3 +263,22 @@ class Domineering(Game[DomineeringPosition, int]):
         labels = [(cell_labels or {}).get(i, "") for i in range(board.size)]
         board.draw(ax, facecolors=faces, labels=labels)
         ax.set_title(f"{self.players[position.to_move]} to move", fontsize=10)
+
+
+class BitmaskValues:
+    """Canonical values on plain bitmasks (:class:`DomineeringValues`, about nine times
+    faster than the protocol road on 5x5) as the game's value shortcut."""
+
+    def __init__(self, values: DomineeringValues) -> None:
+        self.values = values
+
+    @property
+    def expanded(self) -> int:
+        return self.values.expanded
+
+    def covers(self, position: DomineeringPosition) -> bool:
+        return self.values.fits(position.rows, position.cols)
+
+    def value_id(self, position: DomineeringPosition) -> int:
+        rows, cols = position.rows, position.cols
+        return self.values.value_id(rows, cols, ((1 << (rows * cols)) - 1) & ~position.blocked)

@@ -139,24 +139,12 @@ def misere_period_report(heap_moves: Any) -> dict[str, Any] | None:
     }
 
 
-#: Domineering boards with more free cells than this are refused without --max-seconds: the
-#: largest boards valued so far (5x6, 4x8, 2x20; benchmarks/CANONICAL.md) have 30 to 40 cells,
-#: and the 6x6 board (36) does not finish within the memory of a 24 GB machine.
-HOPELESS_DOMINEERING_CELLS = 40
-
-
 def refuse_hopeless(game: Any, position: Any) -> None:
-    """Refuse, before any work, a value that cannot finish (a huge Domineering board) unless
-    the user gave a time bound to try anyway."""
-    if game.name != "domineering":
-        return
-    free = position.rows * position.cols - bin(position.blocked).count("1")
-    if free > HOPELESS_DOMINEERING_CELLS:
-        raise ParameterError(
-            f"a Domineering board with {free} free cells will not finish (boards of more than "
-            f"{HOPELESS_DOMINEERING_CELLS} free cells are out of reach); "
-            "give --max-seconds to try anyway"
-        )
+    """Refuse, before any work, a value the game says cannot finish (a huge Domineering
+    board) unless the user gave a time bound to try anyway."""
+    reason = game.value_out_of_reach(position)
+    if reason is not None:
+        raise ParameterError(f"{reason}; give --max-seconds to try anyway")
 
 
 #: Heap positions with at most this many tokens also get their misère genus (misère play

@@ -38,40 +38,61 @@ from solvers.kernels.control import ControlKernel, solve_control
 from solvers.kernels.entropy import solve_entropy
 from solvers.kernels.interleave import solve_interleave
 from solvers.kernels.lag import LagKernel, solve_lag
+from solvers.kernels.plugin import KernelPlugin
 from solvers.kernels.super_nonnect import SuperNonnectKernel, solve_super_nonnect
 from solvers.kernels.table import table_bytes
 from solvers.playout import PlayoutRules
 
-#: Registry name of a game -> its compiled solver (the uniform signature above).
-KERNELS: dict[str, KernelSolver] = {
-    "control": solve_control,
-    "entropy": solve_entropy,
-    "interleave": solve_interleave,
-    "lag": solve_lag,
-    "super-nonnect": solve_super_nonnect,
-}
+#: Every compiled plug-in: what each declares is all the solvers know of its game. A game
+#: added in a file of its own adds its plug-in with :func:`register_plugin`.
+PLUGINS: list[KernelPlugin] = [
+    control.PLUGIN,
+    entropy.PLUGIN,
+    interleave.PLUGIN,
+    lag.PLUGIN,
+    super_nonnect.PLUGIN,
+]
 
-#: Registry name of a game -> its search kernel class (a
-#: :class:`~solvers.kernels.base.CompiledKernel`), for callers that keep one kernel, and so
-#: its transposition table, across many positions (frontier jobs in a worker process). The
-#: constructors share ``remoteness``, ``tt_entries`` and ``method``.
-KERNEL_CLASSES: dict[str, type[CompiledKernel]] = {
-    "control": ControlKernel,
-    "lag": LagKernel,
-    "super-nonnect": SuperNonnectKernel,
-}
+#: Registry name of a game -> its compiled solver (the uniform signature above).
+KERNELS: dict[str, KernelSolver] = {}
+
+#: Registry name of a game -> its search kernel class, for callers that keep one kernel, and
+#: so its transposition table, across many positions (frontier jobs in a worker process).
+#: The constructors share ``remoteness``, ``tt_entries`` and ``method``.
+KERNEL_CLASSES: dict[str, type[CompiledKernel]] = {}
 
 #: Registry name of a game -> its compiled playout interface (:mod:`solvers.playout`), used
-#: by the Monte-Carlo player (:mod:`solvers.player`). A factory may raise
+#: by the Monte-Carlo player (:mod:`solvers.player`) and by the engine. A factory may raise
 #: :class:`~cgt.errors.CGTError` for parameters it does not support (the player then plays
 #: over the readable rules).
-PLAYOUTS: dict[str, Callable[[Game[Any, Any]], PlayoutRules]] = {
-    "control": control.playout_rules,
-    "entropy": entropy.playout_rules,
-    "interleave": interleave.playout_rules,
-    "lag": lag.playout_rules,
-    "super-nonnect": super_nonnect.playout_rules,
-}
+PLAYOUTS: dict[str, Callable[[Game[Any, Any]], PlayoutRules]] = {}
+
+
+def _index(plugin: KernelPlugin) -> None:
+    KERNELS[plugin.game] = plugin.solve
+    if plugin.kernel_class is not None:
+        KERNEL_CLASSES[plugin.game] = plugin.kernel_class
+    if plugin.playout is not None:
+        PLAYOUTS[plugin.game] = plugin.playout
+
+
+for _plugin in PLUGINS:
+    _index(_plugin)
+
+
+def register_plugin(plugin: KernelPlugin) -> KernelPlugin:
+    """Add the compiled plug-in of a game defined outside the toolkit (its file, loaded with
+    ``cgt --load``), replacing any earlier one for the same game."""
+    PLUGINS[:] = [p for p in PLUGINS if p.game != plugin.game] + [plugin]
+    _index(plugin)
+    return plugin
+
+
+def plugin_of(game: Any) -> KernelPlugin | None:
+    """The compiled plug-in of ``game`` (by its registry name), if it has one."""
+    name = getattr(game, "name", None)
+    return next((plugin for plugin in PLUGINS if plugin.game == name), None)
+
 
 #: Memory of a kernel besides its table (search stacks, history, board tables): a bound.
 OVERHEAD_BYTES = 64 << 20
@@ -91,10 +112,18 @@ def has_kernel(game: Any) -> bool:
 
 __all__ = [
     "KERNELS",
+    "KERNEL_CLASSES",
     "PLAYOUTS",
+    "PLUGINS",
+    "ControlKernel",
+    "KernelPlugin",
+    "LagKernel",
     "SearchBudgetExceeded",
+    "SuperNonnectKernel",
     "estimate_bytes",
     "has_kernel",
+    "plugin_of",
+    "register_plugin",
     "solve_control",
     "solve_entropy",
     "solve_interleave",

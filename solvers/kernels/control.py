@@ -122,6 +122,7 @@ from cgt.boards.hexhex import HexBoard
 from cgt.errors import ParameterError, PositionError
 from cgt.protocol import Game
 from solvers.kernels.base import CompiledKernel, run_solve
+from solvers.kernels.plugin import KernelPlugin
 from solvers.kernels.table import (
     _U0,
     _U1,
@@ -1523,3 +1524,12 @@ def playout_rules(game: Game[Any, Any]) -> PlayoutRules:
         move_of=move_of,
         max_plies=DEFAULT_MAX_PLIES if game.acyclic else 4 * cells,
     )
+
+
+PLUGIN = KernelPlugin(
+    "control",
+    solve_control,
+    kernel_class=ControlKernel,
+    methods=("alphabeta", "dfpn"),
+    playout=playout_rules,
+)

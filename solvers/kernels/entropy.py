@@ -83,11 +83,12 @@ import numpy as np
 from numba import njit, prange
 from numba.cpython.unsafe.numbers import trailing_zeros  # LLVM cttz intrinsic
 
+import solvers.store as store
 from cgt.errors import CGTError, ParameterError, PositionError
 from cgt.protocol import Game, Outcome
-from solvers import store
 from solvers.kernels.base import SearchBudgetExceeded
 from solvers.kernels.packed import SpaceKeeper, packed_solve_result
+from solvers.kernels.plugin import KernelPlugin
 from solvers.kernels.table import I64, U64, popcount
 from solvers.memory import require_memory, zeroed_array
 from solvers.playout import NOT_OVER as PLAYOUT_NOT_OVER
@@ -1447,3 +1448,6 @@ def playout_rules(game: Game[Any, Any]) -> PlayoutRules:
         move_of=lambda position, code: PASS if code == PLAYOUT_PASS else (code >> 6, code & 63),
         max_plies=8 * space.cells,
     )
+
+
+PLUGIN = KernelPlugin("entropy", solve_entropy, packed=True, playout=playout_rules)

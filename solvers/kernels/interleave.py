@@ -59,11 +59,12 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros  # LLVM intrinsics
 
+import solvers.store as store
 from cgt.errors import CGTError, ParameterError, PositionError
 from cgt.protocol import Game, Outcome
-from solvers import store
 from solvers.kernels.base import SearchBudgetExceeded, check_max_seconds
 from solvers.kernels.packed import SpaceKeeper, packed_solve_result
+from solvers.kernels.plugin import KernelPlugin
 from solvers.kernels.table import I64, U64, compiled, popcount
 from solvers.memory import require_memory
 from solvers.playout import NOT_OVER as PLAYOUT_NOT_OVER
@@ -1368,3 +1369,6 @@ def playout_rules(game: Game[Any, Any]) -> PlayoutRules:
         code_of=lambda position, move: PLAYOUT_PASS if move == PASS else move,
         move_of=lambda position, code: PASS if code == PLAYOUT_PASS else code,
     )
+
+
+PLUGIN = KernelPlugin("interleave", solve_interleave, packed=True, playout=playout_rules)

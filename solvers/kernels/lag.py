@@ -109,6 +109,7 @@ from numba.cpython.unsafe.numbers import trailing_zeros  # LLVM cttz intrinsic
 from cgt.errors import ParameterError, PositionError
 from cgt.protocol import Game, Outcome
 from solvers.kernels.base import CompiledKernel, SearchBudgetExceeded, run_solve
+from solvers.kernels.plugin import KernelPlugin
 from solvers.kernels.proof_numbers import (
     PN_INFINITY,
     check_method,
@@ -1400,3 +1401,14 @@ def playout_rules(game: Game[Any, Any]) -> PlayoutRules:
 
 
 __all__ = ["LagKernel", "SearchBudgetExceeded", "playout_rules", "solve_lag", "warm_up"]
+__all__ = ["LagKernel", "SearchBudgetExceeded", "solve_lag", "warm_up"]
+
+
+PLUGIN = KernelPlugin(
+    "lag",
+    solve_lag,
+    kernel_class=LagKernel,
+    methods=("alphabeta", "dfpn"),
+    tier_module="solvers.kernels.lag_tiers",
+    playout=playout_rules,
+)

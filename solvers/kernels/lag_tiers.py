@@ -724,7 +724,7 @@ def load_tier_tables(game: Game[Any, Any], directory: Path) -> LagTiers:
     return tables
 
 
-def solve_lag_tiers(
+def solve_tiers(
     game: Game[Any, Any],
     position: Any = None,
     *,

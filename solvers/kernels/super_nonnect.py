@@ -77,6 +77,7 @@ from cgt.errors import ParameterError, PositionError
 from cgt.games.super_nonnect import bits_of
 from cgt.protocol import Game
 from solvers.kernels.base import CompiledKernel, run_solve
+from solvers.kernels.plugin import KernelPlugin
 from solvers.kernels.proof_numbers import (
     PN_INFINITY,
     check_method,
@@ -1178,3 +1179,12 @@ def playout_rules(game: Game[Any, Any]) -> PlayoutRules:
         code_of=lambda position, move: kernel.compact[move],
         move_of=lambda position, code: kernel.game_cell[code],
     )
+
+
+PLUGIN = KernelPlugin(
+    "super-nonnect",
+    solve_super_nonnect,
+    kernel_class=SuperNonnectKernel,
+    methods=("alphabeta", "dfpn"),
+    playout=playout_rules,
+)

@@ -15,12 +15,12 @@ from functools import cache
 
 import pytest
 
-from cgt.algebra.domineering_values import DomineeringValues, crop, normal_key, region_masks
+from cgt.algebra.expression import parse_game
 from cgt.algebra.game import CanonicalForm, negate_id
-from cgt.algebra.notation import parse_game
 from cgt.algebra.values import ValueCalculator
 from cgt.errors import ParameterError, PositionError
 from cgt.games.domineering import DomineeringPosition
+from cgt.games.domineering_values import DomineeringValues, crop, normal_key, region_masks
 from cgt.registry import load_game
 
 Cells = frozenset[tuple[int, int]]
@@ -165,7 +165,7 @@ def test_bad_shapes_and_masks_are_refused() -> None:
 
 
 def test_the_readable_road_reports_progress(monkeypatch: pytest.MonkeyPatch) -> None:
-    from cgt.algebra import domineering_values
+    from cgt.games import domineering_values
 
     monkeypatch.setattr(domineering_values, "_PROGRESS_EVERY", 16)
     reports: list[dict[str, int]] = []

@@ -1,6 +1,6 @@
 """Compiled canonical values of Domineering boards (numba): the engine's fastest road.
 
-The same theory as :mod:`cgt.algebra.domineering_values` (the readable bitmask road, which
+The same theory as :mod:`cgt.games.domineering_values` (the readable bitmask road, which
 tests compare this one with): a board is the sum of its connected regions; a region is looked
 up by a symmetry-normalised key, else its value is ``{Left options | Right options}`` reduced
 to canonical form. Here the algebra runs compiled too, on a table of its own:

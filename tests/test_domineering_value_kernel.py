@@ -1,7 +1,7 @@
 """The compiled Domineering road (numba) against the readable one and the Python algebra.
 
 The compiled road restates the algebra (interning, comparison, sums, canonical reduction) and
-the board work; the readable road (:mod:`cgt.algebra.domineering_values`, checked against the
+the board work; the readable road (:mod:`cgt.games.domineering_values`, checked against the
 protocol road and a plain negamax in its own tests) is the reference here, on random boards,
 and :mod:`cgt.algebra.game` is the reference for the compiled sums and comparisons.
 """
@@ -16,9 +16,6 @@ from fractions import Fraction
 
 import pytest
 
-from cgt.algebra import domineering_kernel
-from cgt.algebra.domineering_kernel import KernelValues, add, board_value, le, negate
-from cgt.algebra.domineering_values import DomineeringValues
 from cgt.algebra.game import (
     CanonicalForm,
     add_id,
@@ -26,6 +23,9 @@ from cgt.algebra.game import (
     negate_id,
     simplest_number_between,
 )
+from cgt.games import domineering_kernel
+from cgt.games.domineering_kernel import KernelValues, add, board_value, le, negate
+from cgt.games.domineering_values import DomineeringValues
 
 
 def random_board(rng: random.Random, max_rows: int = 4, max_cols: int = 6) -> tuple[int, int, int]:
@@ -39,7 +39,7 @@ def test_values_survive_a_reload_from_numba_cache_in_fresh_processes() -> None:
     # numba issue 6061: cached recursive functions can crash when reloaded from the cache;
     # the first process may compile and write the cache, the second reloads it
     script = (
-        "from cgt.algebra.domineering_kernel import KernelValues, load\n"
+        "from cgt.games.domineering_kernel import KernelValues, load\n"
         "from cgt.algebra.game import CanonicalForm\n"
         "load()\n"
         "print(CanonicalForm(KernelValues().value_id(2, 4, 255)),"

@@ -23,7 +23,7 @@ region's value is ``{Left options | Right options}`` -- on plain integers:
 Everything is checked against the protocol road in ``tests/test_algebra_domineering_values.py``
 on random boards.
 
-The compiled road (:mod:`cgt.algebra.domineering_kernel`, numba) runs the same method, algebra
+The compiled road (:mod:`cgt.games.domineering_kernel`, numba) runs the same method, algebra
 included, five to twenty times faster; :class:`DomineeringValues` hands boards to it unless told
 not to (``compiled=False``, the readable road the tests compare it with). Its one cost is
 bringing numba and the compiled code into the process (about half a second, half a minute
@@ -280,7 +280,7 @@ class DomineeringValues:
             return False
         if self.compiled is None and bin(empty).count("1") < COMPILED_FROM_CELLS:
             # loaded already? (looked up, not imported: importing it brings in numba)
-            kernel = sys.modules.get("cgt.algebra.domineering_kernel")
+            kernel = sys.modules.get("cgt.games.domineering_kernel")
             return kernel is not None and bool(kernel.is_loaded())
         return True
 
@@ -299,7 +299,7 @@ class DomineeringValues:
             raise PositionError(f"free-cell mask {empty:#x} does not fit a {rows} x {cols} board")
         if self._use_compiled(rows, cols, empty):
             if self._kernel is None:
-                from cgt.algebra import domineering_kernel
+                from cgt.games import domineering_kernel
 
                 domineering_kernel.load(note=_note_on_stderr)
                 self._kernel = domineering_kernel.KernelValues(progress=self.progress)
