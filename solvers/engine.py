@@ -159,7 +159,10 @@ def _toward_root(score: int, remoteness: bool) -> int:
     return score - 1 if score > 0 else score + 1
 
 
-@njit(cache=True)
+# Not cached on disk: a function taking other compiled functions as arguments is typed by
+# them, and numba's cache would then pickle the plug-ins' modules into the index of every
+# game (a file loaded with ``cgt --load`` is not importable by name in another process).
+@njit
 def engine_search(
     root: np.ndarray,
     tables: Any,
