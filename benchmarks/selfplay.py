@@ -386,6 +386,7 @@ def main() -> None:
     parser.add_argument("--markdown", action="store_true", help="Write benchmarks/SELFPLAY.md.")
     args = parser.parse_args()
     command = "python benchmarks/selfplay.py " + " ".join(sys.argv[1:])
+    head(command)  # the commit of the code that runs, taken before any work
     if args.what == "calibrate":
         for name in args.boards or list(SOLVED):
             run_calibration(name, command)
