@@ -359,8 +359,9 @@ def run_speed(command: str) -> dict[str, Any]:
             started = time.process_time()
             solve(game, solver="compiled", remoteness=False, max_seconds=3.0)
         except CGTError as exc:
-            nodes = getattr(exc, "nodes", None)
-            if nodes is not None:
+            # alpha-beta nodes only (the sweeps of Interleave and Entropy count ranks)
+            if getattr(exc, "unit", None) == "nodes searched":
+                nodes = int(exc.nodes)  # type: ignore[attr-defined]
                 row["kernel_nodes_per_second"] = round(nodes / (time.process_time() - started))
             else:
                 row["kernel"] = str(exc)
