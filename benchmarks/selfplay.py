@@ -33,7 +33,7 @@ from cgt.registry import load_game  # noqa: E402
 from solvers.api import solve  # noqa: E402
 from solvers.player import playout_rules, search_move  # noqa: E402
 from solvers.playout import random_playouts_compiled, seed_state  # noqa: E402
-from solvers.selfplay import balance, wilson  # noqa: E402
+from solvers.selfplay import balance, stored_levels, wilson  # noqa: E402
 
 DATA = ROOT / "reports" / "data" / "selfplay"
 PAGE = ROOT / "benchmarks" / "SELFPLAY.md"
@@ -112,23 +112,31 @@ def _progress(label: str) -> Any:
 
 
 # ------------------------------------------------------------------------ self-play
-def run_selfplay(name: str, command: str, seed: int = 0) -> dict[str, Any]:
-    """Self-play at the doubling budgets on board ``name``; summary JSON beside the games."""
+def run_selfplay(
+    name: str, command: str, seed: int = 0, play: bool = True
+) -> dict[str, Any] | None:
+    """Self-play at the doubling budgets on board ``name``; summary JSON beside the games.
+    ``play=False``: summarise the games stored so far (a run stopped part way), play none."""
     game = board_game(name)
     position = game.initial_position()
     budgets = BUDGETS_BY_BOARD.get(name, SELFPLAY_BUDGETS)
     games = GAMES_BY_BOARD.get(name, SELFPLAY_GAMES)
     store = DATA / "games" / f"{name}.jsonl"
     started = time.process_time()
-    levels = balance(
-        game,
-        position,
-        games=games,
-        budgets=budgets,
-        store=store,
-        seed=seed,
-        progress=_progress(name),
-    )
+    if not play:
+        if not store.exists():
+            return None
+        levels = stored_levels(game, position, store, budgets, games, seed)
+    else:
+        levels = balance(
+            game,
+            position,
+            games=games,
+            budgets=budgets,
+            store=store,
+            seed=seed,
+            progress=_progress(name),
+        )
     data = {
         **head(command),
         "board": name,
@@ -137,6 +145,8 @@ def run_selfplay(name: str, command: str, seed: int = 0) -> dict[str, Any]:
         "first_player": game.players[game.to_move(position)],
         "players": list(game.players),
         "levels": [level.as_dict() for level in levels],
+        "games_planned": games,
+        "budgets_planned": budgets,
         "cpu_seconds_this_run": round(time.process_time() - started, 1),
     }
     _write(DATA / f"selfplay-{name}.json", data)
@@ -278,6 +288,7 @@ def run_calibration(name: str, command: str) -> dict[str, Any]:
     exact = solve(game, remoteness=False, max_seconds=600, root_only=True)
     accuracy = run_accuracy(name, command)
     selfplay = run_selfplay(name, command)
+    assert selfplay is not None
     first = selfplay["first_player"]
     exact_winner = (
         "draw"
@@ -348,8 +359,9 @@ def run_speed(command: str) -> dict[str, Any]:
             started = time.process_time()
             solve(game, solver="compiled", remoteness=False, max_seconds=3.0)
         except CGTError as exc:
-            nodes = getattr(exc, "nodes", None)
-            if nodes is not None:
+            # alpha-beta nodes only (the sweeps of Interleave and Entropy count ranks)
+            if getattr(exc, "unit", None) == "nodes searched":
+                nodes = int(exc.nodes)  # type: ignore[attr-defined]
                 row["kernel_nodes_per_second"] = round(nodes / (time.process_time() - started))
             else:
                 row["kernel"] = str(exc)
@@ -370,17 +382,21 @@ def markdown() -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("what", nargs="?", choices=["calibrate", "balance", "speed"])
+    parser.add_argument("what", nargs="?", choices=["calibrate", "balance", "speed", "summary"])
     parser.add_argument("boards", nargs="*")
     parser.add_argument("--markdown", action="store_true", help="Write benchmarks/SELFPLAY.md.")
     args = parser.parse_args()
     command = "python benchmarks/selfplay.py " + " ".join(sys.argv[1:])
+    head(command)  # the commit of the code that runs, taken before any work
     if args.what == "calibrate":
         for name in args.boards or list(SOLVED):
             run_calibration(name, command)
     elif args.what == "balance":
         for name in args.boards or list(DESIGNERS):
             run_selfplay(name, command)
+    elif args.what == "summary":  # the designers' boards' games stored so far, none played
+        for name in args.boards or list(DESIGNERS):
+            run_selfplay(name, command, play=False)
     elif args.what == "speed":
         run_speed(command)
     if args.markdown:

@@ -7,11 +7,12 @@ A plug-in is a :class:`PlayoutRules`: four compiled functions over a *state*, a 
 the game likes), and ``tables``, whatever read-only data the functions need (a tuple of
 numpy arrays; a scratch array in it is allowed, the search is single-threaded):
 
-* ``final(state, tables) -> int``: :data:`NOT_OVER` while the game goes on, else the outcome
-  for the player to move (1 win, 0 draw, -1 loss);
 * ``generate(state, tables, out) -> int``: writes the legal move codes (int64, at most
-  :attr:`PlayoutRules.max_moves`) of a position that is not over into ``out`` and returns how
-  many (at least one: a game with a pass lists it);
+  :attr:`PlayoutRules.max_moves`) into ``out`` and returns how many; 0 exactly when the game
+  is over (a game with a pass lists it while the game goes on; a game won by a pattern
+  returns 0 once it is there, whatever moves the board would allow);
+* ``final(state, tables) -> int``: the result of a finished position for the player to move
+  (1 win, 0 draw, -1 loss), asked only where ``generate`` gave 0;
 * ``play(state, code, tables, child)``: writes the state after the move into ``child``;
 * ``mover(state, tables) -> int``: the player to move (0 or 1; players need not alternate).
 
@@ -56,8 +57,6 @@ from numba import njit
 
 from cgt.protocol import Game, Outcome
 
-#: ``final`` of a position whose game goes on.
-NOT_OVER = 2
 #: ``proven`` of a node whose value is not known.
 UNPROVEN = 2
 #: Exploration constant of UCT (rewards in 0..1).
@@ -153,11 +152,10 @@ def mcts(
 
     states[0, :] = root
     node_mover[0] = mover(root, tables)
-    outcome = final(root, tables)
-    if outcome != NOT_OVER:
-        proven[0] = outcome
+    moves_count[0] = generate(root, tables, buffer)
+    if moves_count[0] == 0:
+        proven[0] = final(root, tables)
     else:
-        moves_count[0] = generate(root, tables, buffer)
         offset[0] = _below(rng, moves_count[0])
     nodes = 1
     iterations = 0
@@ -201,11 +199,10 @@ def mcts(
             next_sibling[child] = first_child[node]
             first_child[node] = child
             node_mover[child] = mover(states[child], tables)
-            outcome = final(states[child], tables)
-            if outcome != NOT_OVER:
-                proven[child] = outcome
+            moves_count[child] = generate(states[child], tables, buffer)
+            if moves_count[child] == 0:
+                proven[child] = final(states[child], tables)
             else:
-                moves_count[child] = generate(states[child], tables, buffer)
                 offset[child] = _below(rng, moves_count[child])
             node = child
         # simulation: the value for the mover of ``node``
@@ -216,11 +213,11 @@ def mcts(
             side = node_mover[node]
             value = 0
             for _ in range(max_plies):
-                outcome = final(scratch, tables)
-                if outcome != NOT_OVER:
+                count = generate(scratch, tables, buffer)
+                if count == 0:
+                    outcome = final(scratch, tables)
                     value = outcome if mover(scratch, tables) == side else -outcome
                     break
-                count = generate(scratch, tables, buffer)
                 play(scratch, buffer[_below(rng, count)], tables, scratch_child)
                 scratch[:] = scratch_child
         # backpropagation; every node is rewarded for the player who moved into it
@@ -347,9 +344,9 @@ def random_playouts(
     for _ in range(count):
         state[:] = root
         for _ in range(max_plies):
-            if final(state, tables) != NOT_OVER:
-                break
             n = generate(state, tables, buffer)
+            if n == 0:
+                break
             play(state, buffer[_below(rng, n)], tables, child)
             state[:] = child
             total += 1
@@ -386,11 +383,12 @@ class ProtocolTables:
 
 
 def _protocol_final(state: np.ndarray, tables: ProtocolTables) -> int:
-    result = tables.game.result(tables.positions[int(state[0])])
-    return NOT_OVER if result is None else int(result)
+    return int(tables.game.result(tables.positions[int(state[0])]))  # type: ignore[arg-type]
 
 
 def _protocol_generate(state: np.ndarray, tables: ProtocolTables, out: np.ndarray) -> int:
+    if tables.game.result(tables.positions[int(state[0])]) is not None:
+        return 0
     moves = tables.legal(int(state[0]))
     out[: len(moves)] = np.arange(len(moves))
     return len(moves)
@@ -494,12 +492,15 @@ def disagreements(rules: PlayoutRules, walks: int, plies: int, seed: int = 0) ->
             if rules.mover(state, rules.tables) != game.to_move(position):
                 found.append(f"{where}: player to move")
             expected = game.result(position)
-            final = int(rules.final(state, rules.tables))
-            if final != (NOT_OVER if expected is None else int(expected)):
-                found.append(f"{where}: end {final} against {expected}")
-            if expected is not None or final != NOT_OVER:
-                break
             count = int(rules.generate(state, rules.tables, buffer))
+            if (count == 0) != (expected is not None):
+                found.append(f"{where}: {count} moves where the game's result is {expected}")
+                break
+            if expected is not None:
+                final = int(rules.final(state, rules.tables))
+                if final != int(expected):
+                    found.append(f"{where}: result {final} against {expected}")
+                break
             codes = [int(c) for c in buffer[:count]]
             moves = list(game.moves(position))
             if [rules.move_of(position, c) for c in codes] != moves:

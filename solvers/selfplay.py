@@ -205,6 +205,21 @@ class GameStore:
             stream.flush()
 
 
+def stored_levels(
+    game: Game[Any, Any], position: Any, store: Path, budgets: list[int], games: int, seed: int = 0
+) -> list[Level]:
+    """The levels of the games already stored (a run stopped part way: fewer games), without
+    playing any; budgets with no stored game are left out."""
+    records = GameStore(store, game, position).records
+    levels = []
+    for playouts in budgets:
+        seeds = [game_seed(seed, playouts, i) for i in range(games)]
+        found = [records[(playouts, s)] for s in seeds if (playouts, s) in records]
+        if found:
+            levels.append(summarise(playouts, found))
+    return levels
+
+
 def default_jobs() -> int:
     """All the cores this process may use."""
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1

@@ -81,6 +81,21 @@ def estimate_sentence(data: dict[str, Any]) -> str:
     return f"Estimated: no side is shown stronger at this budget ({where}; the interval holds 50%)."
 
 
+def completeness(data: dict[str, Any]) -> list[str]:
+    """A line when the stored run is short of its plan (stopped part way; it resumes)."""
+    planned = data.get("games_planned")
+    budgets = data.get("budgets_planned", [])
+    played = {level["playouts"]: level["games"] for level in data["levels"]}
+    short = [b for b in budgets if played.get(b, 0) < (planned or 0)]
+    if not short:
+        return []
+    return [
+        "Stopped part way: "
+        + ", ".join(f"{played.get(b, 0)} of {planned} games at {b:,} playouts" for b in short)
+        + " (the same command resumes it)."
+    ]
+
+
 def trend_figure(boards: list[dict[str, Any]], path: Path, title: str) -> None:
     """The first player's win rate against the budget (log scale), with the intervals."""
     plt = pyplot()
@@ -206,6 +221,7 @@ def selfplay_section(game_name: str, ctx: ReportContext) -> list[str]:
         lines += [
             "",
             estimate_sentence(data),
+            *completeness(data),
             f"Openings chosen at the strongest budget: {openings}.",
             f"Data: `{data['command']}`, {data['date']}, commit {data['commit']}.",
             "",
@@ -280,5 +296,5 @@ def benchmark_page(folder: Path) -> str:
         for data in boards:
             lines += [f"### {data['board']} ({_params_text(data)})", ""]
             lines += table(LEVEL_HEADER, level_rows(data["levels"]))
-            lines += ["", estimate_sentence(data), ""]
+            lines += ["", estimate_sentence(data), *completeness(data), ""]
     return "\n".join(lines).rstrip() + "\n"

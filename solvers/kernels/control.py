@@ -159,7 +159,6 @@ from solvers.kernels.table import (
 )
 from solvers.kernels.table import prefetch as _prefetch
 from solvers.playout import DEFAULT_MAX_PLIES, PlayoutRules, mask_words, plug_in, words_mask
-from solvers.playout import NOT_OVER as PLAYOUT_NOT_OVER
 from solvers.result import SolveResult
 from solvers.retrograde import ProgressCallback
 
@@ -1433,22 +1432,7 @@ def playout_generate(state: np.ndarray, tables: Any, out: np.ndarray) -> I64:
 
 @njit(cache=True)
 def playout_final(state: np.ndarray, tables: Any) -> I64:
-    """Normal play: the game is over when the mover has no move (the search for one stops
-    at the first, so this costs far less than listing them)."""
-    cfg, voters = tables[0], tables[1]
-    words = cfg[P_WORDS]
-    side = np.int64(state[2 * words])
-    own = 0 if side == 0 else words
-    opp = words - own
-    for c in range(cfg[P_CELLS]):
-        if _has(state, own, c):
-            continue
-        if _has(state, opp, c):
-            if _cell_control(state, voters, c, own, opp) > 0:
-                return PLAYOUT_NOT_OVER
-        elif _cell_control(state, voters, c, own, opp) >= 0:
-            return PLAYOUT_NOT_OVER  # (the perimeter opening always has a move)
-    return -1
+    return -1  # normal play: the player with no move loses
 
 
 @njit(cache=True)

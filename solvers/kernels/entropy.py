@@ -91,7 +91,6 @@ from solvers.kernels.packed import SpaceKeeper, packed_solve_result
 from solvers.kernels.plugin import KernelPlugin
 from solvers.kernels.table import I64, U64, popcount
 from solvers.memory import require_memory, zeroed_array
-from solvers.playout import NOT_OVER as PLAYOUT_NOT_OVER
 from solvers.playout import PlayoutRules, int_words, plug_in
 from solvers.ranking import cells_of, colex_rank
 from solvers.result import MoveValue, SolveResult
@@ -1390,16 +1389,20 @@ PLAYOUT_PASS = MOVE_BUFFER
 @njit(cache=True)
 def playout_final(state: np.ndarray, tables: Any) -> I64:
     king, rays, ray_len, cfg = tables
-    code = terminal_code(
-        state[0], state[1], np.int64(state[2]), king, rays, ray_len, cfg[C_NEEDS_ENEMY]
-    )
-    return PLAYOUT_NOT_OVER if code == NOT_TERMINAL else code
+    side = np.int64(state[2])
+    return terminal_code(state[0], state[1], side, king, rays, ray_len, cfg[C_NEEDS_ENEMY])
 
 
 @njit(cache=True)
 def playout_generate(state: np.ndarray, tables: Any, out: np.ndarray) -> I64:
-    king, rays, ray_len, _cfg = tables
-    mine = state[0] if state[2] == _U0 else state[1]
+    king, rays, ray_len, cfg = tables
+    side = np.int64(state[2])
+    if (
+        terminal_code(state[0], state[1], side, king, rays, ray_len, cfg[C_NEEDS_ENEMY])
+        != NOT_TERMINAL
+    ):
+        return 0
+    mine = state[0] if side == 0 else state[1]
     count = generate_moves(mine, state[0] | state[1], king, rays, ray_len, out)
     if count == 0:
         out[0] = PLAYOUT_PASS

@@ -67,7 +67,6 @@ from solvers.kernels.packed import SpaceKeeper, packed_solve_result
 from solvers.kernels.plugin import KernelPlugin
 from solvers.kernels.table import I64, U64, compiled, popcount
 from solvers.memory import require_memory
-from solvers.playout import NOT_OVER as PLAYOUT_NOT_OVER
 from solvers.playout import PlayoutRules, plug_in
 from solvers.result import MoveValue, SolveResult
 from solvers.retrograde import follow_best_moves
@@ -1282,26 +1281,24 @@ PLAYOUT_PASS = 64
 
 @njit(cache=True)
 def playout_final(state: np.ndarray, tables: Any) -> I64:
-    cfg, full, ray_mask, neighbours, red_hist, black_hist = tables
-    mover = np.int64(state[2])
-    if cfg[C_LOSER] == 0:
-        if state[3] < np.uint64(2):
-            return PLAYOUT_NOT_OVER
-        lead = leader(state[0], state[1], cfg[C_GROUPS], neighbours, red_hist, black_hist)
-        return 1 if lead == mover else -1
-    red_open, black_open = open_cells(state[0], state[1], full[0], ray_mask)
-    return PLAYOUT_NOT_OVER if (red_open if mover == 0 else black_open) != _U0 else -1
+    cfg, _full, _ray_mask, neighbours, red_hist, black_hist = tables
+    if cfg[C_LOSER] != 0:
+        return -1  # the loser, to move, has no open cell
+    lead = leader(state[0], state[1], cfg[C_GROUPS], neighbours, red_hist, black_hist)
+    return 1 if lead == np.int64(state[2]) else -1
 
 
 @njit(cache=True)
 def playout_generate(state: np.ndarray, tables: Any, out: np.ndarray) -> I64:
     cfg, full, ray_mask, _neighbours, _red_hist, _black_hist = tables
-    red_open, black_open = open_cells(state[0], state[1], full[0], ray_mask)
-    cells = red_open if state[2] == _U0 else black_open
     count = 0
     if cfg[C_LOSER] == 0:
+        if state[3] >= np.uint64(2):
+            return 0  # two passes in a row end the game
         out[0] = PLAYOUT_PASS
         count = 1
+    red_open, black_open = open_cells(state[0], state[1], full[0], ray_mask)
+    cells = red_open if state[2] == _U0 else black_open
     while cells != _U0:
         out[count] = _low(cells)
         count += 1

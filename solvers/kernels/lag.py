@@ -155,7 +155,6 @@ from solvers.kernels.table import (
     toward_root,
 )
 from solvers.kernels.tier_index import binomial_table, locate
-from solvers.playout import NOT_OVER as PLAYOUT_NOT_OVER
 from solvers.playout import PlayoutRules, int_words, plug_in
 from solvers.result import SolveResult
 from solvers.retrograde import ProgressCallback
@@ -1339,17 +1338,22 @@ def solve_lag(
 
 @njit(cache=True)
 def playout_final(state: np.ndarray, tables: Any) -> I64:
-    dest, nbr, far, cfg, moves, order = tables
-    value = game_result(
-        state[0], state[1], np.int64(state[2]), cfg[0], dest, nbr, far, moves, order
-    )
-    return PLAYOUT_NOT_OVER if value == 0 else value
+    _dest, nbr, far, cfg, _moves, _order = tables
+    side = np.int64(state[2])
+    reached = goal_score(state[0], state[1], side, cfg[0], far, nbr)
+    if reached != 0:
+        return reached
+    own = state[0] if side == 0 else state[1]
+    opp = state[1] if side == 0 else state[0]
+    return end_score(own, opp, cfg[0], nbr)
 
 
 @njit(cache=True)
 def playout_generate(state: np.ndarray, tables: Any, out: np.ndarray) -> I64:
-    dest, nbr, _far, _cfg, _moves, order = tables
+    dest, nbr, far, cfg, _moves, order = tables
     side = np.int64(state[2])
+    if goal_score(state[0], state[1], side, cfg[0], far, nbr) != 0:
+        return 0  # a far-row goal ended the game
     own = state[0] if side == 0 else state[1]
     opp = state[1] if side == 0 else state[0]
     return generate_moves(own, opp, side, count_objects(own, nbr), dest, nbr, out, order)

@@ -121,7 +121,6 @@ from solvers.kernels.table import (
     toward_leaf,
     toward_root,
 )
-from solvers.playout import NOT_OVER as PLAYOUT_NOT_OVER
 from solvers.playout import PlayoutRules, plug_in
 from solvers.result import SolveResult
 from solvers.retrograde import ProgressCallback
@@ -1125,9 +1124,7 @@ def playout_generate(state: np.ndarray, tables: Any, out: np.ndarray) -> I64:
 
 @njit(cache=True)
 def playout_final(state: np.ndarray, tables: Any) -> I64:
-    if playout_generate(state, tables, tables[5]) == 0:
-        return -1  # normal play: no cut loses
-    return PLAYOUT_NOT_OVER
+    return -1  # normal play: the player with no cut loses
 
 
 @njit(cache=True)
