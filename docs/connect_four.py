@@ -120,8 +120,6 @@ class ConnectFour(Game[Position, int]):
 # column, rows + 1 along a row, rows + 2 and rows on the diagonals) shows as ``connect``
 # shifted copies that overlap. ``tables`` is (rows, cols, connect) in an int64 array.
 
-NOT_OVER = 2  # solvers.playout.NOT_OVER, the value ``final`` gives while the game goes on
-
 
 @njit(cache=True)
 def _line(discs: np.uint64, step: int, connect: int) -> bool:
@@ -132,23 +130,13 @@ def _line(discs: np.uint64, step: int, connect: int) -> bool:
 
 
 @njit(cache=True)
-def c4_final(state: np.ndarray, tables: np.ndarray) -> int:
+def c4_generate(state: np.ndarray, tables: np.ndarray, out: np.ndarray) -> int:
+    """The columns that are not full, none once the player who just moved made a line."""
     rows, cols, connect = tables[0], tables[1], tables[2]
     last = state[1] if state[2] == 0 else state[0]  # the discs of the player who just moved
     for step in (1, rows + 1, rows + 2, rows):
         if _line(last, step, connect):
-            return -1
-    height = rows + 1
-    for col in range(cols):
-        top = np.uint64(1) << np.uint64(col * height + rows - 1)
-        if (state[0] | state[1]) & top == 0:
-            return NOT_OVER
-    return 0
-
-
-@njit(cache=True)
-def c4_generate(state: np.ndarray, tables: np.ndarray, out: np.ndarray) -> int:
-    rows, cols = tables[0], tables[1]
+            return 0
     count = 0
     for col in range(cols):
         top = np.uint64(1) << np.uint64(col * (rows + 1) + rows - 1)
@@ -156,6 +144,17 @@ def c4_generate(state: np.ndarray, tables: np.ndarray, out: np.ndarray) -> int:
             out[count] = col
             count += 1
     return count
+
+
+@njit(cache=True)
+def c4_final(state: np.ndarray, tables: np.ndarray) -> int:
+    """The result of a finished game for the player to move: lost to a line, else drawn."""
+    rows, connect = tables[0], tables[2]
+    last = state[1] if state[2] == 0 else state[0]
+    for step in (1, rows + 1, rows + 2, rows):
+        if _line(last, step, connect):
+            return -1
+    return 0
 
 
 @njit(cache=True)

@@ -1,7 +1,7 @@
 """One compiled exact search for every game with a playout plug-in.
 
 A game's plug-in states its rules as four compiled functions over a state of uint64 words
-(:mod:`solvers.playout`: ``final``, ``generate``, ``play``, ``mover``). The Monte-Carlo
+(:mod:`solvers.playout`: ``generate``, ``final``, ``play``, ``mover``). The Monte-Carlo
 player runs on them; so does this exact search, written once and compiled per game (numba
 specialises :func:`engine_search` for the functions passed to it). A game added in one file
 with such a plug-in (``docs/connect_four.py``) gets ``cgt solve --solver compiled``, the
@@ -56,7 +56,7 @@ from solvers.kernels.table import (
     S_STORES,
     UPPER,
 )
-from solvers.playout import NOT_OVER, PlayoutRules
+from solvers.playout import PlayoutRules
 from solvers.result import SolveResult
 from solvers.retrograde import ProgressCallback
 
@@ -208,15 +208,10 @@ def engine_search(
             if ply > ctl[S_MAX_PLY]:
                 ctl[S_MAX_PLY] = ply
             state = states[ply]
-            ended = final(state, tables)
-            if ended != NOT_OVER:
-                value = ended * win
-                step = hand_up
-                continue
             a = frames[ply, alpha_col]
             b = frames[ply, beta_col]
             ctl[S_PROBES] += 1
-            slot = _probe(keys, data, state, mask)
+            slot = _probe(keys, data, state, mask)  # finished positions are never stored
             table_move = -1
             if slot >= 0:
                 ctl[S_HITS] += 1
@@ -238,6 +233,10 @@ def engine_search(
                 ctl[S_ABORTED] = 1
                 return 0
             count = generate(state, tables, moves[ply])
+            if count == 0:  # the game is over: its result for the player to move
+                value = final(state, tables) * win
+                step = hand_up
+                continue
             if table_move >= 0:  # the table's best move first
                 for i in range(count):
                     if moves[ply, i] == table_move:
@@ -336,17 +335,18 @@ class EngineKernel(CompiledKernel):
     def check_position(self, position: Any) -> np.ndarray:
         return self.rules.encode(position)
 
-    def moves(self, position: Any) -> list[Any]:
+    def _generated(self, position: Any) -> tuple[np.ndarray, np.ndarray, int]:
         state = self.rules.encode(position)
-        if self.rules.final(state, self.rules.tables) != NOT_OVER:
-            return []
         buffer = np.zeros(self.rules.max_moves, dtype=np.int64)
-        count = self.rules.generate(state, self.rules.tables, buffer)
+        return state, buffer, int(self.rules.generate(state, self.rules.tables, buffer))
+
+    def moves(self, position: Any) -> list[Any]:
+        _, buffer, count = self._generated(position)
         return [self.rules.move_of(position, int(code)) for code in buffer[:count]]
 
     def terminal_outcome(self, position: Any) -> Outcome | None:
-        ended = self.rules.final(self.rules.encode(position), self.rules.tables)
-        return None if ended == NOT_OVER else Outcome(int(ended))
+        state, _, count = self._generated(position)
+        return None if count else Outcome(int(self.rules.final(state, self.rules.tables)))
 
     def _search(self, position: Any, alpha: int, beta: int) -> int:
         rules = self.rules
