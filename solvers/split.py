@@ -106,8 +106,9 @@ def _require_dask_client() -> None:
         ) from None
 
 
-def make_parallel(jobs: int, backend: str) -> Any:
-    """A ``joblib.Parallel`` of ``jobs`` workers on ``backend``, yielding results in order.
+def make_parallel(jobs: int, backend: str, ordered: bool = True) -> Any:
+    """A ``joblib.Parallel`` of ``jobs`` workers on ``backend``, yielding results in order
+    (``ordered=False``: as they finish).
 
     The backend is set with ``parallel_config`` rather than passed by name: joblib 1.6
     builds a backend named in ``Parallel(backend=...)`` with a ``nesting_level`` argument
@@ -115,7 +116,7 @@ def make_parallel(jobs: int, backend: str) -> Any:
     from joblib import Parallel, parallel_config
 
     with parallel_config(backend=backend):
-        return Parallel(n_jobs=jobs, return_as="generator")
+        return Parallel(n_jobs=jobs, return_as="generator" if ordered else "generator_unordered")
 
 
 def solve_by_openings(

@@ -28,8 +28,10 @@ Importing this package compiles nothing.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
+from cgt.protocol import Game
 from solvers.kernels import control, entropy, interleave, lag, super_nonnect
 from solvers.kernels.base import CompiledKernel, KernelSolver, SearchBudgetExceeded
 from solvers.kernels.control import ControlKernel, solve_control
@@ -39,25 +41,51 @@ from solvers.kernels.lag import LagKernel, solve_lag
 from solvers.kernels.plugin import KernelPlugin
 from solvers.kernels.super_nonnect import SuperNonnectKernel, solve_super_nonnect
 from solvers.kernels.table import table_bytes
+from solvers.playout import PlayoutRules
 
-#: Every compiled plug-in: what each declares is all the solvers know of its game.
-PLUGINS: tuple[KernelPlugin, ...] = (
+#: Every compiled plug-in: what each declares is all the solvers know of its game. A game
+#: added in a file of its own adds its plug-in with :func:`register_plugin`.
+PLUGINS: list[KernelPlugin] = [
     control.PLUGIN,
     entropy.PLUGIN,
     interleave.PLUGIN,
     lag.PLUGIN,
     super_nonnect.PLUGIN,
-)
+]
 
 #: Registry name of a game -> its compiled solver (the uniform signature above).
-KERNELS: dict[str, KernelSolver] = {plugin.game: plugin.solve for plugin in PLUGINS}
+KERNELS: dict[str, KernelSolver] = {}
 
 #: Registry name of a game -> its search kernel class, for callers that keep one kernel, and
 #: so its transposition table, across many positions (frontier jobs in a worker process).
 #: The constructors share ``remoteness``, ``tt_entries`` and ``method``.
-KERNEL_CLASSES: dict[str, type[CompiledKernel]] = {
-    plugin.game: plugin.kernel_class for plugin in PLUGINS if plugin.kernel_class is not None
-}
+KERNEL_CLASSES: dict[str, type[CompiledKernel]] = {}
+
+#: Registry name of a game -> its compiled playout interface (:mod:`solvers.playout`), used
+#: by the Monte-Carlo player (:mod:`solvers.player`) and by the engine. A factory may raise
+#: :class:`~cgt.errors.CGTError` for parameters it does not support (the player then plays
+#: over the readable rules).
+PLAYOUTS: dict[str, Callable[[Game[Any, Any]], PlayoutRules]] = {}
+
+
+def _index(plugin: KernelPlugin) -> None:
+    KERNELS[plugin.game] = plugin.solve
+    if plugin.kernel_class is not None:
+        KERNEL_CLASSES[plugin.game] = plugin.kernel_class
+    if plugin.playout is not None:
+        PLAYOUTS[plugin.game] = plugin.playout
+
+
+for _plugin in PLUGINS:
+    _index(_plugin)
+
+
+def register_plugin(plugin: KernelPlugin) -> KernelPlugin:
+    """Add the compiled plug-in of a game defined outside the toolkit (its file, loaded with
+    ``cgt --load``), replacing any earlier one for the same game."""
+    PLUGINS[:] = [p for p in PLUGINS if p.game != plugin.game] + [plugin]
+    _index(plugin)
+    return plugin
 
 
 def plugin_of(game: Any) -> KernelPlugin | None:
@@ -85,6 +113,7 @@ def has_kernel(game: Any) -> bool:
 __all__ = [
     "KERNELS",
     "KERNEL_CLASSES",
+    "PLAYOUTS",
     "PLUGINS",
     "ControlKernel",
     "KernelPlugin",
@@ -94,6 +123,7 @@ __all__ = [
     "estimate_bytes",
     "has_kernel",
     "plugin_of",
+    "register_plugin",
     "solve_control",
     "solve_entropy",
     "solve_interleave",

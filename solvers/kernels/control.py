@@ -106,6 +106,7 @@ against alpha-beta on the same positions: ``benchmarks/DFPN.md``.
 
 from __future__ import annotations
 
+import sys
 import time
 from typing import Any
 
@@ -153,6 +154,7 @@ from solvers.kernels.table import (
     toward_root,
 )
 from solvers.kernels.table import prefetch as _prefetch
+from solvers.playout import DEFAULT_MAX_PLIES, PlayoutRules, mask_words, plug_in, words_mask
 from solvers.result import SolveResult
 from solvers.retrograde import ProgressCallback
 
@@ -1342,6 +1344,169 @@ def solve_control(
     return result
 
 
+# ------------------------------------------------------------------ playout plug-in
+# The compiled playout interface of solvers.playout (read its docstring). The search above
+# needs the padded grid in one word (sizes up to 4); the designers play sizes 5 to 9, so the
+# playouts state the rule cell by cell: a state is the white words, the black words (cell
+# ``c`` is bit ``c % 64`` of word ``c // 64``, the game's numbering) and the side to move;
+# a cell's voters are read along its six rays (the first cell of each under ``adjacent``,
+# the first piece under ``sight``). Move codes: the cell for a placement,
+# :data:`PLAYOUT_REMOVAL` + the cell for a removal, in the readable module's order.
+
+#: Playout move code of a removal of the piece on cell ``c``: ``PLAYOUT_REMOVAL + c``.
+PLAYOUT_REMOVAL = 1024
+# cfg: cells, words per colour, sight (0/1), perimeter opening (0/1)
+P_CELLS, P_WORDS, P_SIGHT, P_PERIMETER = 0, 1, 2, 3
+
+
+@njit(cache=True, inline="always")
+def _has(state: np.ndarray, offset: I64, cell: I64) -> bool:
+    return (state[offset + (cell >> 6)] >> np.uint64(cell & 63)) & _U1 != _U0
+
+
+@njit(cache=True, inline="always")
+def _cell_control(state: np.ndarray, voters: np.ndarray, cell: I64, own: I64, opp: I64) -> I64:
+    """1 if the pieces at word offset ``own`` control ``cell``, -1 if those at ``opp`` do,
+    else 0."""
+    votes = 0
+    for d in range(6):
+        for j in range(voters.shape[2]):
+            x = voters[cell, d, j]
+            if x < 0:
+                break
+            if _has(state, own, x):
+                votes += 1
+                break
+            if _has(state, opp, x):
+                votes -= 1
+                break
+    return 1 if votes > 0 else (-1 if votes < 0 else 0)
+
+
+@njit(cache=True)
+def _playout_control(state: np.ndarray, tables: Any, side: I64) -> None:
+    """``control[c]``: 1 if the mover controls cell c, -1 if the opponent does, else 0."""
+    cfg, voters, _perimeter, control, _ = tables
+    own = 0 if side == 0 else cfg[P_WORDS]
+    opp = cfg[P_WORDS] - own
+    for c in range(cfg[P_CELLS]):
+        control[c] = _cell_control(state, voters, c, own, opp)
+
+
+@njit(cache=True)
+def playout_generate(state: np.ndarray, tables: Any, out: np.ndarray) -> I64:
+    cfg, _voters, perimeter, control, _ = tables
+    words = cfg[P_WORDS]
+    side = np.int64(state[2 * words])
+    count = 0
+    if side == 0 and cfg[P_PERIMETER] == 1:
+        empty = True
+        for k in range(2 * words):
+            if state[k] != _U0:
+                empty = False
+        if empty:
+            for i in range(perimeter.shape[0]):
+                out[i] = perimeter[i]
+            return perimeter.shape[0]
+    _playout_control(state, tables, side)
+    own = 0 if side == 0 else words
+    opp = words - own
+    cells = cfg[P_CELLS]
+    for c in range(cells):
+        if control[c] >= 0 and not _has(state, own, c) and not _has(state, opp, c):
+            out[count] = c
+            count += 1
+    for c in range(cells):
+        if control[c] > 0 and _has(state, opp, c):
+            out[count] = PLAYOUT_REMOVAL + c
+            count += 1
+    return count
+
+
+@njit(cache=True)
+def playout_final(state: np.ndarray, tables: Any) -> I64:
+    return -1  # normal play: the player with no move loses
+
+
+@njit(cache=True)
+def playout_play(state: np.ndarray, code: I64, tables: Any, child: np.ndarray) -> None:
+    words = tables[0][P_WORDS]
+    side = np.int64(state[2 * words])
+    child[:] = state
+    if code >= PLAYOUT_REMOVAL:
+        cell = code - PLAYOUT_REMOVAL
+        at = (0 if side == 1 else words) + (cell >> 6)
+        child[at] &= ~(_U1 << np.uint64(cell & 63))
+    else:
+        at = (0 if side == 0 else words) + (code >> 6)
+        child[at] |= _U1 << np.uint64(code & 63)
+    child[2 * words] = np.uint64(1 - side)
+
+
+@njit(cache=True)
+def playout_mover(state: np.ndarray, tables: Any) -> I64:
+    return np.int64(state[2 * tables[0][P_WORDS]])
+
+
+def playout_rules(game: Game[Any, Any]) -> PlayoutRules:
+    """Control's playout interface (both named rules, both openings, every size)."""
+    from cgt.games.control import REMOVAL
+
+    if game.name != "control" or callable(game.rule):  # type: ignore[attr-defined]
+        raise ParameterError("the Control playouts support only the named rules")
+    board: HexBoard = game.board  # type: ignore[attr-defined]
+    cells = board.size
+    words = (cells + 63) // 64
+    sight = game.control == "sight"  # type: ignore[attr-defined]
+    reach = max(1, max(len(ray) for rays in board.rays for ray in rays)) if sight else 1
+    voters = np.full((cells, 6, reach), -1, dtype=np.int64)
+    for c in range(cells):
+        for d, ray in enumerate(board.rays[c]):
+            voters[c, d, : min(reach, len(ray))] = ray[:reach]
+    cfg = np.array([cells, words, int(sight), int(game.opening == "perimeter")], np.int64)  # type: ignore[attr-defined]
+    tables = (
+        cfg,
+        voters,
+        np.array(board.perimeter, dtype=np.int64),
+        np.zeros(cells, dtype=np.int64),
+        np.zeros(2 * cells, dtype=np.int64),
+    )
+
+    def encode(position: Any) -> np.ndarray:
+        if not isinstance(position, tuple) or len(position) != 3:
+            raise PositionError("the Control playouts take (white, black, player) positions")
+        white, black, side = position
+        return np.array(
+            [*mask_words(white, words), *mask_words(black, words), side], dtype=np.uint64
+        )
+
+    def decode(state: np.ndarray) -> Any:
+        return (words_mask(state[:words]), words_mask(state[words : 2 * words]), int(state[-1]))
+
+    def code_of(position: Any, move: int) -> int:
+        return PLAYOUT_REMOVAL + move - REMOVAL if move >= REMOVAL else move
+
+    def move_of(position: Any, code: int) -> int:
+        return REMOVAL + code - PLAYOUT_REMOVAL if code >= PLAYOUT_REMOVAL else code
+
+    return plug_in(
+        sys.modules[__name__],
+        game,
+        words=2 * words + 1,
+        max_moves=2 * cells,
+        tables=tables,
+        encode=encode,
+        decode=decode,
+        code_of=code_of,
+        move_of=move_of,
+        max_plies=DEFAULT_MAX_PLIES if game.acyclic else 4 * cells,
+    )
+
+
 PLUGIN = KernelPlugin(
-    "control", solve_control, kernel_class=ControlKernel, methods=("alphabeta", "dfpn")
+    "control",
+    solve_control,
+    kernel_class=ControlKernel,
+    methods=("alphabeta", "dfpn"),
+    playout=playout_rules,
 )

@@ -71,6 +71,7 @@ piece counts are a different space.
 
 from __future__ import annotations
 
+import sys
 import time
 from collections.abc import Callable
 from functools import cache
@@ -90,6 +91,7 @@ from solvers.kernels.packed import SpaceKeeper, packed_solve_result
 from solvers.kernels.plugin import KernelPlugin
 from solvers.kernels.table import I64, U64, popcount
 from solvers.memory import require_memory, zeroed_array
+from solvers.playout import PlayoutRules, int_words, plug_in
 from solvers.ranking import cells_of, colex_rank
 from solvers.result import MoveValue, SolveResult
 from solvers.retrograde import follow_best_moves
@@ -1375,4 +1377,80 @@ def solve_entropy(
     return result
 
 
-PLUGIN = KernelPlugin("entropy", solve_entropy, packed=True)
+# ------------------------------------------------------------------ playout plug-in
+# The compiled playout interface of solvers.playout (read its docstring): a state is (O
+# cells, S cells, side to move); a move code is ``64 * from + to`` as in the retrograde, or
+# :data:`PLAYOUT_PASS` when the mover has no slide.
+
+#: Playout move code of the forced pass.
+PLAYOUT_PASS = MOVE_BUFFER
+
+
+@njit(cache=True)
+def playout_final(state: np.ndarray, tables: Any) -> I64:
+    king, rays, ray_len, cfg = tables
+    side = np.int64(state[2])
+    return terminal_code(state[0], state[1], side, king, rays, ray_len, cfg[C_NEEDS_ENEMY])
+
+
+@njit(cache=True)
+def playout_generate(state: np.ndarray, tables: Any, out: np.ndarray) -> I64:
+    king, rays, ray_len, cfg = tables
+    side = np.int64(state[2])
+    if (
+        terminal_code(state[0], state[1], side, king, rays, ray_len, cfg[C_NEEDS_ENEMY])
+        != NOT_TERMINAL
+    ):
+        return 0
+    mine = state[0] if side == 0 else state[1]
+    count = generate_moves(mine, state[0] | state[1], king, rays, ray_len, out)
+    if count == 0:
+        out[0] = PLAYOUT_PASS
+        return 1
+    return count
+
+
+@njit(cache=True)
+def playout_play(state: np.ndarray, code: I64, tables: Any, child: np.ndarray) -> None:
+    side = np.int64(state[2])
+    child[:] = state
+    child[2] = np.uint64(1 - side)
+    if code != PLAYOUT_PASS:
+        child[side] ^= _bit(code >> 6) | _bit(code & 63)
+
+
+@njit(cache=True)
+def playout_mover(state: np.ndarray, tables: Any) -> I64:
+    return np.int64(state[2])
+
+
+def playout_rules(game: Game[Any, Any]) -> PlayoutRules:
+    """Entropy's playout interface (boards up to 64 cells, both goals) on the retrograde's
+    move generator and end rule. Endless play is a draw: a playout longer than
+    ``max_plies`` is scored one."""
+    from cgt.games.entropy import PASS
+
+    space = EntropySpace(game)
+    tables = (space.king, space.rays, space.ray_len, space.cfg)
+
+    def encode(position: Any) -> np.ndarray:
+        o_cells, s_cells, side = position
+        if o_cells & s_cells or (o_cells | s_cells) >> space.cells:
+            raise PositionError(f"not a position of this board: {position!r}")
+        return np.array([o_cells, s_cells, side], dtype=np.uint64)
+
+    return plug_in(
+        sys.modules[__name__],
+        game,
+        words=3,
+        max_moves=space.max_moves() + 1,
+        tables=tables,
+        encode=encode,
+        decode=int_words,
+        code_of=lambda position, move: PLAYOUT_PASS if move == PASS else 64 * move[0] + move[1],
+        move_of=lambda position, code: PASS if code == PLAYOUT_PASS else (code >> 6, code & 63),
+        max_plies=8 * space.cells,
+    )
+
+
+PLUGIN = KernelPlugin("entropy", solve_entropy, packed=True, playout=playout_rules)

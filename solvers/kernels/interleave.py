@@ -49,6 +49,7 @@ it), so the values are exactly those of the level-by-level retrograde.
 
 from __future__ import annotations
 
+import sys
 import time
 from collections.abc import Callable
 from functools import cache
@@ -66,6 +67,7 @@ from solvers.kernels.packed import SpaceKeeper, packed_solve_result
 from solvers.kernels.plugin import KernelPlugin
 from solvers.kernels.table import I64, U64, compiled, popcount
 from solvers.memory import require_memory
+from solvers.playout import PlayoutRules, plug_in
 from solvers.result import MoveValue, SolveResult
 from solvers.retrograde import follow_best_moves
 
@@ -1268,4 +1270,102 @@ def red_only_ranks(size: int) -> np.ndarray:
     return _no_black_ranks(np.array([3**j for j in range(cells)], dtype=np.int64))
 
 
-PLUGIN = KernelPlugin("interleave", solve_interleave, packed=True)
+# ------------------------------------------------------------------ playout plug-in
+# The compiled playout interface of solvers.playout (read its docstring): a state is (red,
+# black, player to move, consecutive passes); a move code is the cell, or
+# :data:`PLAYOUT_PASS`; the moves come in the readable module's order (the pass first).
+
+#: Playout move code of the pass (turns=pass).
+PLAYOUT_PASS = 64
+
+
+@njit(cache=True)
+def playout_final(state: np.ndarray, tables: Any) -> I64:
+    cfg, _full, _ray_mask, neighbours, red_hist, black_hist = tables
+    if cfg[C_LOSER] != 0:
+        return -1  # the loser, to move, has no open cell
+    lead = leader(state[0], state[1], cfg[C_GROUPS], neighbours, red_hist, black_hist)
+    return 1 if lead == np.int64(state[2]) else -1
+
+
+@njit(cache=True)
+def playout_generate(state: np.ndarray, tables: Any, out: np.ndarray) -> I64:
+    cfg, full, ray_mask, _neighbours, _red_hist, _black_hist = tables
+    count = 0
+    if cfg[C_LOSER] == 0:
+        if state[3] >= np.uint64(2):
+            return 0  # two passes in a row end the game
+        out[0] = PLAYOUT_PASS
+        count = 1
+    red_open, black_open = open_cells(state[0], state[1], full[0], ray_mask)
+    cells = red_open if state[2] == _U0 else black_open
+    while cells != _U0:
+        out[count] = _low(cells)
+        count += 1
+        cells &= cells - _U1
+    return count
+
+
+@njit(cache=True)
+def playout_play(state: np.ndarray, code: I64, tables: Any, child: np.ndarray) -> None:
+    cfg, _full, _ray_mask, neighbours, red_hist, black_hist = tables
+    mover = np.int64(state[2])
+    child[:] = state
+    if code == PLAYOUT_PASS:
+        child[2] = np.uint64(1 - mover)
+        child[3] = state[3] + _U1
+        return
+    child[mover] |= _bit(code)
+    child[3] = _U0
+    if cfg[C_LOSER] == 0:
+        child[2] = np.uint64(1 - mover)
+    else:
+        lead = leader(child[0], child[1], cfg[C_GROUPS], neighbours, red_hist, black_hist)
+        child[2] = np.uint64(1 - lead)
+
+
+@njit(cache=True)
+def playout_mover(state: np.ndarray, tables: Any) -> I64:
+    return np.int64(state[2])
+
+
+def playout_rules(game: Game[Any, Any]) -> PlayoutRules:
+    """Interleave's playout interface (both win conditions and turn models)."""
+    from cgt.games.interleave import PASS, InterleavePosition
+
+    space = InterleaveSpace(game)
+    cfg = np.zeros(CFG_LENGTH, dtype=np.int64)
+    cfg[C_GROUPS] = int(space.groups)
+    cfg[C_LOSER] = int(space.loser)
+    tables = (
+        cfg,
+        np.array([space.full], dtype=np.uint64),
+        space.ray_mask,
+        space.neighbours,
+        np.zeros(space.cells + 1, dtype=np.int64),
+        np.zeros(space.cells + 1, dtype=np.int64),
+    )
+
+    def encode(position: Any) -> np.ndarray:
+        red, black, mover, passes = position
+        if red & black or (red | black) >> space.cells:
+            raise PositionError(f"not a position of this board: {position!r}")
+        return np.array([red, black, mover, passes], dtype=np.uint64)
+
+    def decode(state: np.ndarray) -> Any:
+        return InterleavePosition(*(int(w) for w in state))
+
+    return plug_in(
+        sys.modules[__name__],
+        game,
+        words=4,
+        max_moves=space.cells + 1,
+        tables=tables,
+        encode=encode,
+        decode=decode,
+        code_of=lambda position, move: PLAYOUT_PASS if move == PASS else move,
+        move_of=lambda position, code: PASS if code == PLAYOUT_PASS else code,
+    )
+
+
+PLUGIN = KernelPlugin("interleave", solve_interleave, packed=True, playout=playout_rules)

@@ -95,6 +95,7 @@ Kernel move codes are ``from * 64 + to``; the Python API converts them to the ga
 
 from __future__ import annotations
 
+import sys
 import time
 from typing import Any, Literal
 
@@ -151,6 +152,7 @@ from solvers.kernels.table import (
     toward_root,
 )
 from solvers.kernels.tier_index import binomial_table, locate
+from solvers.playout import PlayoutRules, int_words, plug_in
 from solvers.result import SolveResult
 from solvers.retrograde import ProgressCallback
 
@@ -1326,6 +1328,80 @@ def solve_lag(
     return result
 
 
+# ------------------------------------------------------------------ playout plug-in
+# The compiled playout interface of solvers.playout (read its docstring): a state is
+# (white, black, side to move); a move code is ``from * 64 + to``, as in the search.
+
+
+@njit(cache=True)
+def playout_final(state: np.ndarray, tables: Any) -> I64:
+    _dest, nbr, far, cfg, _moves, _order = tables
+    side = np.int64(state[2])
+    reached = goal_score(state[0], state[1], side, cfg[0], far, nbr)
+    if reached != 0:
+        return reached
+    own = state[0] if side == 0 else state[1]
+    opp = state[1] if side == 0 else state[0]
+    return end_score(own, opp, cfg[0], nbr)
+
+
+@njit(cache=True)
+def playout_generate(state: np.ndarray, tables: Any, out: np.ndarray) -> I64:
+    dest, nbr, far, cfg, _moves, order = tables
+    side = np.int64(state[2])
+    if goal_score(state[0], state[1], side, cfg[0], far, nbr) != 0:
+        return 0  # a far-row goal ended the game
+    own = state[0] if side == 0 else state[1]
+    opp = state[1] if side == 0 else state[0]
+    return generate_moves(own, opp, side, count_objects(own, nbr), dest, nbr, out, order)
+
+
+@njit(cache=True)
+def playout_play(state: np.ndarray, code: I64, tables: Any, child: np.ndarray) -> None:
+    side = np.int64(state[2])
+    white, black = _lag_child(state[0], state[1], side, code)
+    child[0] = white
+    child[1] = black
+    child[2] = np.uint64(1 - side)
+
+
+@njit(cache=True)
+def playout_mover(state: np.ndarray, tables: Any) -> I64:
+    return np.int64(state[2])
+
+
+def playout_rules(game: Game[Any, Any]) -> PlayoutRules:
+    """LAG's playout interface (any goal, boards up to 64 cells) on the search's move
+    generator and end rules."""
+    kernel = LagKernel(game, tt_entries=64, max_ply=1)
+    cells = kernel.board.size
+    tables = (
+        kernel.dest,
+        kernel.nbr,
+        kernel.far,
+        np.array([kernel.ctl[C_GOAL]], dtype=np.int64),
+        np.zeros(4 * cells, dtype=np.int64),
+        np.zeros(4 * cells, dtype=np.int64),
+    )
+
+    def encode(position: Any) -> np.ndarray:
+        white, black, side = kernel.check_position(position)
+        return np.array([white, black, side], dtype=np.uint64)
+
+    return plug_in(
+        sys.modules[__name__],
+        game,
+        words=3,
+        max_moves=4 * cells,
+        tables=tables,
+        encode=encode,
+        decode=int_words,
+        code_of=lambda position, move: 64 * move[0] + move[1],
+        move_of=lambda position, code: (code >> 6, code & 63),
+    )
+
+
+__all__ = ["LagKernel", "SearchBudgetExceeded", "playout_rules", "solve_lag", "warm_up"]
 __all__ = ["LagKernel", "SearchBudgetExceeded", "solve_lag", "warm_up"]
 
 
@@ -1335,4 +1411,5 @@ PLUGIN = KernelPlugin(
     kernel_class=LagKernel,
     methods=("alphabeta", "dfpn"),
     tier_module="solvers.kernels.lag_tiers",
+    playout=playout_rules,
 )

@@ -9,9 +9,13 @@ not from tables keyed by game names.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
+from cgt.protocol import Game
 from solvers.kernels.base import CompiledKernel, KernelSolver
+from solvers.playout import PlayoutRules
 
 
 @dataclass(frozen=True)
@@ -33,3 +37,6 @@ class KernelPlugin:
     #: ``solve_tiers(game, position, ...)`` and ``load_tier_tables(game, directory)``, and
     #: the kernel's solve takes the tables as ``tiers=`` (imported only when asked for)
     tier_module: str | None = None
+    #: its compiled playout interface for a game instance (:mod:`solvers.playout`): the
+    #: Monte-Carlo player's rules, and the engine's (:mod:`solvers.engine`)
+    playout: Callable[[Game[Any, Any]], PlayoutRules] | None = None

@@ -65,6 +65,7 @@ diagnosis shows the gap child by child.
 from __future__ import annotations
 
 import functools
+import sys
 import time
 from typing import Any
 
@@ -120,6 +121,7 @@ from solvers.kernels.table import (
     toward_leaf,
     toward_root,
 )
+from solvers.playout import PlayoutRules, plug_in
 from solvers.result import SolveResult
 from solvers.retrograde import ProgressCallback
 
@@ -1105,9 +1107,81 @@ def solve_super_nonnect(
     return result
 
 
+# ------------------------------------------------------------------ playout plug-in
+# The compiled playout interface of solvers.playout (read its docstring): a state is the cut
+# cells (two words, compact numbering), the designated mini-board + 1 (0: the free first
+# cut) and the player to move; a move code is the compact cell.
+
+
+@njit(cache=True)
+def playout_generate(state: np.ndarray, tables: Any, out: np.ndarray) -> I64:
+    full, neighbours, boards, target, ctl, _ = tables
+    designated = np.int64(state[2]) - 1
+    return generate_moves(
+        state[0], state[1], designated, full, neighbours, boards, target, ctl, out
+    )
+
+
+@njit(cache=True)
+def playout_final(state: np.ndarray, tables: Any) -> I64:
+    return -1  # normal play: the player with no cut loses
+
+
+@njit(cache=True)
+def playout_play(state: np.ndarray, code: I64, tables: Any, child: np.ndarray) -> None:
+    target = tables[3]
+    child[:] = state
+    child[code >> 6] |= _U1 << np.uint64(code & 63)
+    child[2] = np.uint64(target[code] + 1)
+    child[3] = np.uint64(1) - state[3]
+
+
+@njit(cache=True)
+def playout_mover(state: np.ndarray, tables: Any) -> I64:
+    return np.int64(state[3])
+
+
+def playout_rules(game: Game[Any, Any]) -> PlayoutRules:
+    """Super Nonnect's playout interface (every shape up to 128 cells, both rules) on the
+    search's move generator."""
+    from cgt.games.super_nonnect import SuperNonnectPosition
+
+    kernel = SuperNonnectKernel(game, tt_entries=64, max_ply=1)
+    tables = (
+        kernel.full,
+        kernel.neighbours,
+        kernel.boards,
+        kernel.target,
+        kernel.ctl,
+        np.zeros(0, dtype=np.int64),
+    )
+
+    def encode(position: Any) -> np.ndarray:
+        lo, hi, designated = kernel.check_position(position)
+        return np.array([lo, hi, designated + 1, position[2]], dtype=np.uint64)
+
+    def decode(state: np.ndarray) -> Any:
+        compact = int(state[0]) | int(state[1]) << 64
+        cut = sum(1 << c for i, c in enumerate(kernel.game_cell) if compact >> i & 1)
+        return SuperNonnectPosition(cut, int(state[2]) - 1, int(state[3]))
+
+    return plug_in(
+        sys.modules[__name__],
+        game,
+        words=4,
+        max_moves=MOVE_CODES,
+        tables=tables,
+        encode=encode,
+        decode=decode,
+        code_of=lambda position, move: kernel.compact[move],
+        move_of=lambda position, code: kernel.game_cell[code],
+    )
+
+
 PLUGIN = KernelPlugin(
     "super-nonnect",
     solve_super_nonnect,
     kernel_class=SuperNonnectKernel,
     methods=("alphabeta", "dfpn"),
+    playout=playout_rules,
 )

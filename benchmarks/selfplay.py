@@ -1,0 +1,407 @@
+"""Self-play on the designers' boards, its calibration on the solved boards, and the playout
+speed: the stored data behind the reports' "estimated" sections and benchmarks/SELFPLAY.md.
+
+    python benchmarks/selfplay.py calibrate [BOARD ...]   # solved boards: move accuracy, trend
+    python benchmarks/selfplay.py balance [BOARD ...]     # designers' boards: self-play
+    python benchmarks/selfplay.py speed                   # playouts/s per core, kernel nodes/s
+    python benchmarks/selfplay.py --markdown              # benchmarks/SELFPLAY.md from the JSON
+
+Everything is stored as it is computed under reports/data/selfplay/ (games as JSON lines,
+positions of the move-accuracy sample one by one), so a stopped run resumes; each summary
+JSON carries its command, date and commit. Run it under ``nice``: it is long.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from baseline_trees import provenance  # noqa: E402
+
+from cgt.errors import CGTError  # noqa: E402
+from cgt.protocol import Outcome  # noqa: E402
+from cgt.registry import load_game  # noqa: E402
+from solvers.api import solve  # noqa: E402
+from solvers.player import playout_rules, search_move  # noqa: E402
+from solvers.playout import random_playouts_compiled, seed_state  # noqa: E402
+from solvers.selfplay import balance, stored_levels, wilson  # noqa: E402
+
+DATA = ROOT / "reports" / "data" / "selfplay"
+PAGE = ROOT / "benchmarks" / "SELFPLAY.md"
+
+#: Boards with an exact answer: name -> (game, parameters). The budgets double.
+SOLVED = {
+    "control-2": ("control", {"size": 2}),
+    "control-3": ("control", {"size": 3}),
+    "control-3-free": ("control", {"size": 3, "opening": "free"}),
+    "lag-3": ("lag", {"size": 3}),
+    "lag-3-strict": ("lag", {"size": 3, "goal": "strict"}),
+    "lag-3-far-row": ("lag", {"size": 3, "goal": "far-row"}),
+    "lag-3-far-row-one-object": ("lag", {"size": 3, "goal": "far-row-one-object"}),
+    "interleave-2": ("interleave", {"size": 2}),
+    "interleave-3": ("interleave", {"size": 3}),
+    "super-nonnect-2x3": ("super-nonnect", {"a": 2, "b": 3}),
+    "super-nonnect-hex7": ("super-nonnect", {"shape": "hex7"}),
+    "super-nonnect-3x3-revised": ("super-nonnect", {"rule": "revised"}),
+}
+#: The designers' boards (nobody has solved them).
+DESIGNERS = {
+    "control-4": ("control", {"size": 4}),
+    "control-5": ("control", {"size": 5}),
+    "control-5-free": ("control", {"size": 5, "opening": "free"}),
+    "control-7": ("control", {"size": 7}),
+    "lag-4": ("lag", {"size": 4}),
+    "lag-4-strict": ("lag", {"size": 4, "goal": "strict"}),
+    "lag-4-far-row": ("lag", {"size": 4, "goal": "far-row"}),
+    "lag-4-far-row-one-object": ("lag", {"size": 4, "goal": "far-row-one-object"}),
+    "lag-5": ("lag", {"size": 5}),
+    "interleave-4": ("interleave", {"size": 4}),
+    "interleave-4-groups": ("interleave", {"size": 4, "win": "groups"}),
+    "interleave-5": ("interleave", {"size": 5}),
+    "super-nonnect-3x3": ("super-nonnect", {}),
+    "entropy-7x7": ("entropy", {"width": 7, "height": 7}),
+}
+#: Strengths (playouts a move) of the self-play runs, and games per strength.
+SELFPLAY_BUDGETS = [100, 400, 1600]
+SELFPLAY_GAMES = 24
+#: Fewer games where a game costs most (boards of 100+ plies).
+GAMES_BY_BOARD = {"control-7": 8, "entropy-7x7": 8}
+BUDGETS_BY_BOARD = {"control-7": [100, 400], "entropy-7x7": [100, 400]}
+#: Budgets of the move-accuracy measurement, and positions sampled per board.
+ACCURACY_BUDGETS = [100, 400, 1600, 6400]
+ACCURACY_POSITIONS = 40
+#: Exact solve of a sampled position: seconds before it is skipped (and counted).
+SOLVE_SECONDS = 8.0
+
+
+def board_game(name: str) -> Any:
+    game_name, params = {**SOLVED, **DESIGNERS}[name]
+    return load_game(game_name, **params)
+
+
+_HEADS: dict[str, dict[str, Any]] = {}
+
+
+def head(command: str) -> dict[str, Any]:
+    """Command, date, commit and machine, taken once per run (the commit of the code that
+    runs, even if the work tree moves on while it runs)."""
+    if command not in _HEADS:
+        _HEADS[command] = provenance(command)
+    return _HEADS[command]
+
+
+def _write(path: Path, data: dict[str, Any]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
+
+
+def _progress(label: str) -> Any:
+    def report(info: dict[str, Any]) -> None:
+        print(f"{label}: {info}", file=sys.stderr, flush=True)
+
+    return report
+
+
+# ------------------------------------------------------------------------ self-play
+def run_selfplay(
+    name: str, command: str, seed: int = 0, play: bool = True
+) -> dict[str, Any] | None:
+    """Self-play at the doubling budgets on board ``name``; summary JSON beside the games.
+    ``play=False``: summarise the games stored so far (a run stopped part way), play none."""
+    game = board_game(name)
+    position = game.initial_position()
+    budgets = BUDGETS_BY_BOARD.get(name, SELFPLAY_BUDGETS)
+    games = GAMES_BY_BOARD.get(name, SELFPLAY_GAMES)
+    store = DATA / "games" / f"{name}.jsonl"
+    started = time.process_time()
+    if not play:
+        if not store.exists():
+            return None
+        levels = stored_levels(game, position, store, budgets, games, seed)
+    else:
+        levels = balance(
+            game,
+            position,
+            games=games,
+            budgets=budgets,
+            store=store,
+            seed=seed,
+            progress=_progress(name),
+        )
+    data = {
+        **head(command),
+        "board": name,
+        "game": game.name,
+        "params": game.parameters,
+        "first_player": game.players[game.to_move(position)],
+        "players": list(game.players),
+        "levels": [level.as_dict() for level in levels],
+        "games_planned": games,
+        "budgets_planned": budgets,
+        "cpu_seconds_this_run": round(time.process_time() - started, 1),
+    }
+    _write(DATA / f"selfplay-{name}.json", data)
+    return data
+
+
+# ---------------------------------------------------------------------- calibration
+def _sample_position(game: Any, chooser: random.Random, max_depth: int) -> tuple[Any, int] | None:
+    position = game.initial_position()
+    depth = chooser.randrange(max_depth)
+    for ply in range(depth):
+        if game.result(position) is not None:
+            return None
+        position = game.play(position, chooser.choice(list(game.moves(position))))
+        del ply
+    if game.result(position) is not None:
+        return None
+    return position, depth
+
+
+def run_accuracy(name: str, command: str, seed: int = 0) -> dict[str, Any]:
+    """Move accuracy on a solved board: positions from random play (depth uniform up to the
+    mean self-play length), solved exactly; at each budget, does the search keep the value?"""
+    game = board_game(name)
+    records_path = DATA / "calibration" / f"{name}-positions.jsonl"
+    records_path.parent.mkdir(parents=True, exist_ok=True)
+    done: list[dict[str, Any]] = []
+    if records_path.exists():
+        done = [json.loads(line) for line in records_path.read_text().splitlines() if line]
+    chooser = random.Random(seed)
+    sampled = 0
+    skipped = sum(1 for r in done if r.get("skipped"))
+    rules = playout_rules(game)
+    max_depth = max(4, int(0.8 * _typical_length(game, rules)))
+    while sampled < ACCURACY_POSITIONS:
+        drawn = _sample_position(game, chooser, max_depth)
+        if drawn is None:
+            continue
+        position, depth = drawn
+        sampled += 1
+        if sampled <= len(done):
+            continue  # stored by an earlier run (the sample is the same for the same seed)
+        record: dict[str, Any] = {"position": game.render(position), "ply": depth}
+        try:
+            exact = solve(game, position, remoteness=False, max_seconds=SOLVE_SECONDS)
+        except CGTError as exc:
+            record["skipped"] = str(exc)
+            skipped += 1
+        else:
+            keeping = [m.name for m in exact.moves if m.outcome is exact.outcome]
+            record.update(
+                value=exact.outcome.label,
+                moves=len(exact.moves),
+                keeping=len(keeping),
+                chosen={},
+            )
+            for budget in ACCURACY_BUDGETS:
+                choice = search_move(game, position, playouts=budget, seed=seed + budget)
+                record["chosen"][str(budget)] = [choice.name, choice.name in keeping]
+        with records_path.open("a") as stream:
+            stream.write(json.dumps(record) + "\n")
+        print(f"{name}: position {sampled}/{ACCURACY_POSITIONS}", file=sys.stderr, flush=True)
+    records = [json.loads(line) for line in records_path.read_text().splitlines() if line]
+    return _accuracy_summary(records, max_depth)
+
+
+def _typical_length(game: Any, rules: Any) -> float:
+    root = rules.encode(game.initial_position())
+    count = 200
+    plies = random_playouts_compiled(
+        root,
+        rules.tables,
+        rules.final,
+        rules.generate,
+        rules.play,
+        rules.max_moves,
+        rules.max_plies,
+        seed_state(1),
+        count,
+    )
+    return plies / count
+
+
+def _accuracy_summary(records: list[dict[str, Any]], max_depth: int) -> dict[str, Any]:
+    """Per budget: how often the chosen move keeps the exact value, over the won positions
+    where some move does not (the choices that matter), and over all solved positions."""
+    solved = [r for r in records if "chosen" in r]
+    critical = [r for r in solved if r["value"] == "win" and r["keeping"] < r["moves"]]
+    third = max(1, max_depth // 3)
+    per_budget = []
+    for budget in ACCURACY_BUDGETS:
+        key = str(budget)
+        row: dict[str, Any] = {"playouts": budget}
+        for label, group in (("critical", critical), ("all", solved)):
+            kept = sum(1 for r in group if r["chosen"][key][1])
+            low, high = wilson(kept, len(group))
+            row[label] = {
+                "positions": len(group),
+                "kept": kept,
+                "rate": round(kept / len(group), 4) if group else None,
+                "interval": [round(low, 4), round(high, 4)],
+            }
+        for stage, lo_ply, hi_ply in (
+            ("early", 0, third),
+            ("middle", third, 2 * third),
+            ("late", 2 * third, 10**6),
+        ):
+            group = [r for r in critical if lo_ply <= r["ply"] < hi_ply]
+            kept = sum(1 for r in group if r["chosen"][key][1])
+            row[f"critical_{stage}"] = [kept, len(group)]
+        per_budget.append(row)
+    # the choices that matter where the sample has enough of them, else every position
+    basis = "critical" if len(critical) >= 5 else "all"
+    reaching = next(
+        (
+            row["playouts"]
+            for row in per_budget
+            if row[basis]["positions"] and row[basis]["rate"] >= 0.95
+        ),
+        None,
+    )
+    values = {v: sum(1 for r in solved if r["value"] == v) for v in ("win", "loss", "draw")}
+    return {
+        "positions": len(records),
+        "skipped": sum(1 for r in records if r.get("skipped")),
+        "values": values,
+        "critical_positions": len(critical),
+        "max_ply": max_depth,
+        "budgets": per_budget,
+        "budget_reaching_95": reaching,
+        "basis_of_95": basis,
+    }
+
+
+def run_calibration(name: str, command: str) -> dict[str, Any]:
+    """Move accuracy, and the self-play trend against the exact winner, on a solved board."""
+    game = board_game(name)
+    started = time.process_time()
+    exact = solve(game, remoteness=False, max_seconds=600, root_only=True)
+    accuracy = run_accuracy(name, command)
+    selfplay = run_selfplay(name, command)
+    assert selfplay is not None
+    first = selfplay["first_player"]
+    exact_winner = (
+        "draw"
+        if exact.outcome is Outcome.DRAW
+        else first
+        if exact.outcome is Outcome.WIN
+        else next(p for p in game.players if p != first)
+    )
+    trend = []
+    for level in selfplay["levels"]:
+        low, high = level["interval"]
+        if high < 0.5:
+            says = "second"
+        elif low > 0.5:
+            says = "first"
+        else:
+            says = "undecided"
+        trend.append({"playouts": level["playouts"], "first_win_rate": level["first_win_rate"],
+                      "interval": level["interval"], "says": says})  # fmt: skip
+    exact_side = {Outcome.WIN: "first", Outcome.LOSS: "second", Outcome.DRAW: "draw"}[exact.outcome]
+    right_from = None
+    for row in reversed(trend):
+        if row["says"] != exact_side:
+            break
+        right_from = row["playouts"]
+    wrong = [row["playouts"] for row in trend if row["says"] not in (exact_side, "undecided")]
+    data = {
+        **head(command),
+        "board": name,
+        "game": game.name,
+        "params": game.parameters,
+        "exact": {"outcome": exact.outcome.label, "winner": exact_winner, "side": exact_side},
+        "accuracy": accuracy,
+        "trend": trend,
+        "right_winner_from": right_from,
+        "wrong_way_at": wrong,
+        "cpu_seconds_this_run": round(time.process_time() - started, 1),
+    }
+    _write(DATA / f"calibration-{name}.json", data)
+    return data
+
+
+# ---------------------------------------------------------------------------- speed
+def run_speed(command: str) -> dict[str, Any]:
+    """Random playouts per second of process time on each designers' board, and the
+    alpha-beta kernel's nodes per second on the same start where the kernel takes it."""
+    rows = []
+    for name in DESIGNERS:
+        game = board_game(name)
+        rules = playout_rules(game)
+        root = rules.encode(game.initial_position())
+        args = (root, rules.tables, rules.final, rules.generate, rules.play, rules.max_moves)
+        random_playouts_compiled(*args, rules.max_plies, seed_state(0), 1)  # compile
+        started = time.process_time()
+        playouts = plies = 0
+        while time.process_time() - started < 3.0:
+            plies += random_playouts_compiled(*args, rules.max_plies, seed_state(playouts), 100)
+            playouts += 100
+        seconds = time.process_time() - started
+        row: dict[str, Any] = {
+            "board": name,
+            "playouts_per_second": round(playouts / seconds),
+            "plies_per_playout": round(plies / playouts, 1),
+            "plies_per_second": round(plies / seconds),
+        }
+        try:
+            solve(game, solver="compiled", remoteness=False, max_seconds=0.01)  # compile
+            started = time.process_time()
+            solve(game, solver="compiled", remoteness=False, max_seconds=3.0)
+        except CGTError as exc:
+            # alpha-beta nodes only (the sweeps of Interleave and Entropy count ranks)
+            if getattr(exc, "unit", None) == "nodes searched":
+                nodes = int(exc.nodes)  # type: ignore[attr-defined]
+                row["kernel_nodes_per_second"] = round(nodes / (time.process_time() - started))
+            else:
+                row["kernel"] = str(exc)
+        rows.append(row)
+        print(row, file=sys.stderr, flush=True)
+    data = {**head(command), "rows": rows}
+    _write(DATA / "speed.json", data)
+    return data
+
+
+# ------------------------------------------------------------------------- the page
+def markdown() -> str:
+    """benchmarks/SELFPLAY.md from the stored JSON (the same bytes every time)."""
+    from cgtapp.report.selfplay import benchmark_page
+
+    return benchmark_page(DATA)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("what", nargs="?", choices=["calibrate", "balance", "speed", "summary"])
+    parser.add_argument("boards", nargs="*")
+    parser.add_argument("--markdown", action="store_true", help="Write benchmarks/SELFPLAY.md.")
+    args = parser.parse_args()
+    command = "python benchmarks/selfplay.py " + " ".join(sys.argv[1:])
+    head(command)  # the commit of the code that runs, taken before any work
+    if args.what == "calibrate":
+        for name in args.boards or list(SOLVED):
+            run_calibration(name, command)
+    elif args.what == "balance":
+        for name in args.boards or list(DESIGNERS):
+            run_selfplay(name, command)
+    elif args.what == "summary":  # the designers' boards' games stored so far, none played
+        for name in args.boards or list(DESIGNERS):
+            run_selfplay(name, command, play=False)
+    elif args.what == "speed":
+        run_speed(command)
+    if args.markdown:
+        PAGE.write_text(markdown())
+
+
+if __name__ == "__main__":
+    main()

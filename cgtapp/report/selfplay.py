@@ -1,0 +1,300 @@
+"""Self-play sections for any game's report, and the self-play benchmark page, from the JSON
+that ``benchmarks/selfplay.py`` stores under ``reports/data/selfplay/``.
+
+Nothing here knows a particular game: a game's report calls :func:`selfplay_section` with its
+registry name and gets its designers' boards (``selfplay-*.json`` without an exact answer)
+with their win rates, Wilson intervals and a trend figure, and beside them the calibration
+on the same game's solved boards (``calibration-*.json``). Self-play numbers are always
+called estimated; where self-play pointed the wrong way on a solved board the section says so
+before any estimate.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from cgtapp.report.data import data_dir
+from cgtapp.report.document import ReportContext
+from cgtapp.report.figures import pyplot, save
+from cgtapp.report.tables import pct, table
+
+SELFPLAY_DIR = "selfplay"
+
+
+def _load(folder: Path, prefix: str) -> list[dict[str, Any]]:
+    return [json.loads(p.read_text()) for p in sorted(folder.glob(f"{prefix}-*.json"))]
+
+
+def _params_text(data: dict[str, Any]) -> str:
+    return ", ".join(f"{k}={v}" for k, v in data["params"].items() if v is not None)
+
+
+def _interval(level: dict[str, Any]) -> str:
+    low, high = level["interval"]
+    return f"{pct(low)} to {pct(high)}"
+
+
+def level_rows(levels: list[dict[str, Any]]) -> list[list[Any]]:
+    return [
+        [
+            f"{level['playouts']:,}",
+            level["games"],
+            level["first_wins"],
+            level["second_wins"],
+            level["draws"],
+            pct(level["first_win_rate"]),
+            _interval(level),
+            f"{level['mean_length']:.1f}",
+        ]
+        for level in levels
+    ]
+
+
+LEVEL_HEADER = [
+    "playouts a move",
+    "games",
+    "first player wins",
+    "second player wins",
+    "draws",
+    "first player's win rate",
+    "95% interval (Wilson)",
+    "mean length",
+]
+
+
+def estimate_sentence(data: dict[str, Any]) -> str:
+    """The answer at the strongest budget, in words that say it is an estimate."""
+    strongest = data["levels"][-1]
+    low, high = strongest["interval"]
+    first = data["first_player"]
+    second = next(p for p in data["players"] if p != first)
+    where = (
+        f"{strongest['games']} games at {strongest['playouts']:,} playouts a move, first player's "
+        f"win rate {pct(strongest['first_win_rate'])}, 95% interval {_interval(strongest)}"
+    )
+    if low > 0.5:
+        return f"Estimated: the first player ({first}) wins more often under self-play ({where})."
+    if high < 0.5:
+        return f"Estimated: the second player ({second}) wins more often under self-play ({where})."
+    return f"Estimated: no side is shown stronger at this budget ({where}; the interval holds 50%)."
+
+
+def completeness(data: dict[str, Any]) -> list[str]:
+    """A line when the stored run is short of its plan (stopped part way; it resumes)."""
+    planned = data.get("games_planned")
+    budgets = data.get("budgets_planned", [])
+    played = {level["playouts"]: level["games"] for level in data["levels"]}
+    short = [b for b in budgets if played.get(b, 0) < (planned or 0)]
+    if not short:
+        return []
+    return [
+        "Stopped part way: "
+        + ", ".join(f"{played.get(b, 0)} of {planned} games at {b:,} playouts" for b in short)
+        + " (the same command resumes it)."
+    ]
+
+
+def trend_figure(boards: list[dict[str, Any]], path: Path, title: str) -> None:
+    """The first player's win rate against the budget (log scale), with the intervals."""
+    plt = pyplot()
+    fig, ax = plt.subplots(figsize=(6.4, 3.6))
+    for data in boards:
+        levels = data["levels"]
+        x = [level["playouts"] for level in levels]
+        y = [level["first_win_rate"] for level in levels]
+        below = [r - level["interval"][0] for r, level in zip(y, levels, strict=True)]
+        above = [level["interval"][1] - r for r, level in zip(y, levels, strict=True)]
+        ax.errorbar(x, y, yerr=[below, above], marker="o", capsize=3, label=data["board"])
+    ax.axhline(0.5, color="#888888", linewidth=0.8, linestyle="--")
+    ax.set_xscale("log", base=2)
+    ax.set_ylim(0, 1)
+    ax.set_xlabel("playouts a move (both sides)")
+    ax.set_ylabel("first player's win rate")
+    ax.set_title(title)
+    ax.legend(fontsize=7, loc="best")
+    save(fig, path)
+
+
+def calibration_rows(calibrations: list[dict[str, Any]]) -> list[list[Any]]:
+    rows = []
+    for data in calibrations:
+        accuracy = data["accuracy"]
+        by_budget = ", ".join(
+            f"{row['playouts']:,}: {pct(row['critical']['rate'])}"
+            for row in accuracy["budgets"]
+            if row["critical"]["positions"]
+        )
+        trend = ", ".join(
+            f"{row['playouts']:,}: {pct(row['first_win_rate'])} ({row['says']})"
+            for row in data["trend"]
+        )
+        reach = accuracy["budget_reaching_95"]
+        rows.append(
+            [
+                data["board"],
+                f"{data['exact']['winner']} ({data['exact']['side']} player)",
+                trend,
+                "-" if data["right_winner_from"] is None else f"{data['right_winner_from']:,}",
+                f"{by_budget or '-'} (of {accuracy['critical_positions']})",
+                "not reached" if reach is None else f"{reach:,} ({accuracy['basis_of_95']})",
+            ]
+        )
+    return rows
+
+
+CALIBRATION_HEADER = [
+    "solved board",
+    "exact winner",
+    "self-play first player's win rate by budget (what it says)",
+    "right winner from (playouts)",
+    "winning move found, won positions with a losing move, by budget",
+    "budget for 95% move accuracy",
+]
+CALIBRATION_NOTE = (
+    "Move accuracy: positions from random play, solved exactly; a won position where some "
+    "move loses counts when the search (same seed rule as `cgt move --playouts`) plays a "
+    'winning move. "Says" is the side whose win rate interval excludes 50%, or undecided.'
+)
+
+
+def provenance_lines(stored: list[dict[str, Any]]) -> list[str]:
+    """One line per run that wrote some of ``stored``: its command, date, commit, boards."""
+    runs: dict[tuple[str, str, str], list[str]] = {}
+    for data in stored:
+        runs.setdefault((data["command"], data["date"], data["commit"]), []).append(data["board"])
+    return [
+        f"Data: `{command}` ({date}, commit {commit}): {', '.join(boards)}."
+        for (command, date, commit), boards in sorted(runs.items())
+    ]
+
+
+def wrong_way(calibrations: list[dict[str, Any]]) -> list[str]:
+    """Plain sentences for every solved board where self-play pointed the wrong way."""
+    return [
+        f"**Self-play points the wrong way on {data['board']}**: the exact winner is "
+        f"{data['exact']['winner']}, but self-play favoured the other side at "
+        + ", ".join(f"{b:,}" for b in data["wrong_way_at"])
+        + " playouts a move. Read the estimates below with that in mind."
+        for data in calibrations
+        if data["wrong_way_at"]
+    ]
+
+
+def selfplay_section(game_name: str, ctx: ReportContext) -> list[str]:
+    """Markdown lines of the game's self-play estimates and their calibration (none if
+    nothing is stored for the game)."""
+    folder = data_dir(ctx.out_dir) / SELFPLAY_DIR
+    calibrations = [d for d in _load(folder, "calibration") if d["game"] == game_name]
+    solved = {d["board"] for d in calibrations}
+    boards = [
+        d for d in _load(folder, "selfplay") if d["game"] == game_name and d["board"] not in solved
+    ]
+    if not boards and not calibrations:
+        return []
+    lines = [
+        "## Estimated by self-play: the designers' boards",
+        "",
+        "Exact solving stops at the small boards. On the boards the designers play, the "
+        "toolkit's Monte-Carlo player (`cgt move`) plays both sides at doubling budgets "
+        "(`cgt balance`); the numbers are estimates with their 95% intervals, never "
+        "verified results. How far to trust them: the same method on this game's solved "
+        "boards, in the calibration table.",
+        "",
+    ]
+    lines += [*wrong_way(calibrations), ""] if wrong_way(calibrations) else []
+    if calibrations:
+        lines += ["### Calibration on the solved boards", ""]
+        lines += table(CALIBRATION_HEADER, calibration_rows(calibrations))
+        lines += ["", CALIBRATION_NOTE, *provenance_lines(calibrations), ""]
+    if boards:
+        figure = ctx.figure(f"{game_name}_selfplay_trend.png")
+        trend_figure(boards, figure, f"{game_name}: self-play across strengths")
+        lines += ctx.image(figure, "first player's win rate against the budget, by board")
+    for data in boards:
+        lines += [f"### {data['board']} ({_params_text(data)})", ""]
+        lines += table(LEVEL_HEADER, level_rows(data["levels"]))
+        openings = ", ".join(
+            f"`{o['move']}` ({o['games']})" for o in data["levels"][-1]["openings"][:5]
+        )
+        lines += [
+            "",
+            estimate_sentence(data),
+            *completeness(data),
+            f"Openings chosen at the strongest budget: {openings}.",
+            f"Data: `{data['command']}`, {data['date']}, commit {data['commit']}.",
+            "",
+        ]
+    return lines
+
+
+# ----------------------------------------------------------------------- benchmark page
+def benchmark_page(folder: Path) -> str:
+    """benchmarks/SELFPLAY.md: playout speed against the kernels' node rate, the calibration
+    of every solved board, and every designers' board's self-play table."""
+    lines = ["# Self-play: playout speed, calibration, estimates", ""]
+    speed_path = folder / "speed.json"
+    if speed_path.exists():
+        speed = json.loads(speed_path.read_text())
+        lines += [
+            "## Playouts per second per core (random playouts from the start)",
+            "",
+            f"`{speed['command']}`, {speed['date']}, commit {speed['commit']}, {speed['machine']}.",
+            "",
+        ]
+        rows = []
+        for row in speed["rows"]:
+            nodes = row.get("kernel_nodes_per_second")
+            per_ply = "-" if not nodes else f"{nodes / row['plies_per_second']:.2f}"
+            rows.append(
+                [
+                    row["board"],
+                    f"{row['playouts_per_second']:,}",
+                    row["plies_per_playout"],
+                    f"{row['plies_per_second']:,}",
+                    "-" if not nodes else f"{nodes:,}",
+                    per_ply,
+                ]
+            )
+        lines += table(
+            [
+                "board",
+                "playouts/s",
+                "plies per playout",
+                "plies/s",
+                "alpha-beta kernel nodes/s",
+                "kernel nodes per playout ply (goal: >= 1)",
+            ],
+            rows,
+        )
+        lines += [
+            "",
+            "The goal of issue 23 is a playout ply costing no more than one node of the game's "
+            "alpha-beta kernel (last column at least 1). '-': no alpha-beta kernel for that "
+            "board (Control's kernel stops at size 4; Interleave's and Entropy's kernels are "
+            "retrograde sweeps).",
+            "",
+        ]
+    calibrations = _load(folder, "calibration")
+    if calibrations:
+        lines += ["## Calibration on the solved boards", ""]
+        lines += [*wrong_way(calibrations), ""] if wrong_way(calibrations) else []
+        lines += table(CALIBRATION_HEADER, calibration_rows(calibrations))
+        lines += ["", CALIBRATION_NOTE, ""]
+        lines += [
+            "Data: "
+            + "; ".join(
+                f"{d['board']}: `{d['command']}` {d['date']} {d['commit']}" for d in calibrations
+            ),
+            "",
+        ]
+    solved = {d["board"] for d in calibrations}
+    boards = [d for d in _load(folder, "selfplay") if d["board"] not in solved]
+    if boards:
+        lines += ["## Self-play on the designers' boards (estimated)", ""]
+        for data in boards:
+            lines += [f"### {data['board']} ({_params_text(data)})", ""]
+            lines += table(LEVEL_HEADER, level_rows(data["levels"]))
+            lines += ["", estimate_sentence(data), *completeness(data), ""]
+    return "\n".join(lines).rstrip() + "\n"

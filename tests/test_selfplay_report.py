@@ -1,0 +1,86 @@
+"""The self-play sections: estimates say "estimated" with their interval, a solved board where
+self-play points the wrong way is said plainly, and regenerating gives the same bytes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from cgtapp.report.document import ReportContext
+from cgtapp.report.selfplay import benchmark_page, selfplay_section
+
+HEAD = {
+    "command": "python benchmarks/selfplay.py x",
+    "date": "2026-01-01 00:00 UTC",
+    "commit": "abc",
+}
+
+
+def _level(playouts: int, first: int, games: int) -> dict:
+    from solvers.selfplay import GameRecord, summarise
+
+    records = [
+        GameRecord(playouts, seed, ("a1", "b1"), 0 if seed < first else 1, 0)
+        for seed in range(games)
+    ]
+    return summarise(playouts, records).as_dict()
+
+
+def _write(folder: Path) -> None:
+    folder.mkdir(parents=True)
+    designers = {
+        **HEAD,
+        "board": "toy-5",
+        "game": "toy",
+        "params": {"size": 5},
+        "first_player": "White",
+        "players": ["White", "Black"],
+        "levels": [_level(100, 12, 20), _level(200, 17, 20)],
+    }
+    calibration = {
+        **HEAD,
+        "board": "toy-3",
+        "game": "toy",
+        "params": {"size": 3},
+        "exact": {"outcome": "loss", "winner": "Black", "side": "second"},
+        "accuracy": {
+            "budgets": [
+                {"playouts": 100, "critical": {"positions": 10, "kept": 7, "rate": 0.7}},
+            ],
+            "critical_positions": 10,
+            "budget_reaching_95": None,
+            "basis_of_95": "critical",
+        },
+        "trend": [
+            {"playouts": 100, "first_win_rate": 0.9, "interval": [0.7, 0.97], "says": "first"}
+        ],
+        "right_winner_from": None,
+        "wrong_way_at": [100],
+    }
+    (folder / "selfplay-toy-5.json").write_text(json.dumps(designers))
+    (folder / "calibration-toy-3.json").write_text(json.dumps(calibration))
+
+
+def test_the_section_says_estimated_and_the_wrong_way_plainly(tmp_path: Path):
+    _write(tmp_path / "data" / "selfplay")
+    lines = selfplay_section("toy", ReportContext(out_dir=tmp_path))
+    text = "\n".join(lines)
+    assert "Self-play points the wrong way on toy-3" in text
+    assert text.index("wrong way") < text.index("### toy-5")  # said before any estimate
+    # 17 of 20: 85.0%, Wilson 95% interval 64.0% to 94.8%
+    assert "Estimated: the first player (White) wins more often" in text
+    assert "64.0% to 94.8%" in text
+    assert "verified" not in text.replace("never verified", "")
+    assert selfplay_section("other", ReportContext(out_dir=tmp_path)) == []
+
+
+def test_regenerating_gives_the_same_bytes(tmp_path: Path):
+    _write(tmp_path / "data" / "selfplay")
+    ctx = ReportContext(out_dir=tmp_path)
+    first = selfplay_section("toy", ctx)
+    figure = (tmp_path / "figures" / "toy_selfplay_trend.png").read_bytes()
+    assert selfplay_section("toy", ctx) == first
+    assert (tmp_path / "figures" / "toy_selfplay_trend.png").read_bytes() == figure
+    page = benchmark_page(tmp_path / "data" / "selfplay")
+    assert page == benchmark_page(tmp_path / "data" / "selfplay")
+    assert "## Calibration on the solved boards" in page
