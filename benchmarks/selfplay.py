@@ -80,7 +80,7 @@ BUDGETS_BY_BOARD = {"control-7": [100, 400], "entropy-7x7": [100, 400]}
 ACCURACY_BUDGETS = [100, 400, 1600, 6400]
 ACCURACY_POSITIONS = 40
 #: Exact solve of a sampled position: seconds before it is skipped (and counted).
-SOLVE_SECONDS = 8.0
+SOLVE_SECONDS = 4.0
 
 
 def board_game(name: str) -> Any:
