@@ -155,6 +155,12 @@ def run_selfplay(
 
 
 # ---------------------------------------------------------------------- calibration
+def exact_method(game: Any) -> str:
+    """df-pn where the kernel has it (it proved Super Nonnect 3x3 revised in 50 s, where
+    alpha-beta ran 600 s without an answer), else alpha-beta."""
+    return "dfpn" if game.name in DFPN_GAMES and game.acyclic else "alphabeta"
+
+
 def _sample_position(game: Any, chooser: random.Random, max_depth: int) -> tuple[Any, int] | None:
     position = game.initial_position()
     depth = chooser.randrange(max_depth)
@@ -192,7 +198,13 @@ def run_accuracy(name: str, command: str, seed: int = 0) -> dict[str, Any]:
             continue  # stored by an earlier run (the sample is the same for the same seed)
         record: dict[str, Any] = {"position": game.render(position), "ply": depth}
         try:
-            exact = solve(game, position, remoteness=False, max_seconds=SOLVE_SECONDS)
+            exact = solve(
+                game,
+                position,
+                remoteness=False,
+                max_seconds=SOLVE_SECONDS,
+                method=exact_method(game),
+            )
         except CGTError as exc:
             record["skipped"] = str(exc)
             skipped += 1
@@ -286,10 +298,9 @@ def run_calibration(name: str, command: str) -> dict[str, Any]:
     """Move accuracy, and the self-play trend against the exact winner, on a solved board."""
     game = board_game(name)
     started = time.process_time()
-    # df-pn where the kernel has it: it proved Super Nonnect 3x3 revised in 50 s, where
-    # alpha-beta ran 600 s without an answer
-    method = "dfpn" if game.name in DFPN_GAMES and game.acyclic else "alphabeta"
-    exact = solve(game, remoteness=False, max_seconds=300, root_only=True, method=method)
+    exact = solve(
+        game, remoteness=False, max_seconds=300, root_only=True, method=exact_method(game)
+    )
     accuracy = run_accuracy(name, command)
     selfplay = run_selfplay(name, command)
     assert selfplay is not None
