@@ -30,6 +30,34 @@ ROOT = Path(__file__).resolve().parent.parent
 CONNECT_FOUR = ROOT / "docs" / "connect_four.py"
 
 
+@pytest.fixture(autouse=True, scope="module")
+def _only_this_module_sees_connect_four() -> Any:
+    """Connect Four registers its game and plug-in when loaded; other test modules list the
+    registered games and plug-ins, so both registries are put back after this module."""
+    from cgt import registry
+    from solvers import kernels
+
+    saved = (
+        dict(registry._REGISTRY),
+        list(kernels.PLUGINS),
+        dict(kernels.KERNELS),
+        dict(kernels.KERNEL_CLASSES),
+        dict(kernels.PLAYOUTS),
+    )
+    yield
+    for current, before in zip(
+        (registry._REGISTRY, kernels.PLUGINS, kernels.KERNELS, kernels.KERNEL_CLASSES,
+         kernels.PLAYOUTS),
+        saved,
+    ):  # fmt: skip
+        if isinstance(current, list):
+            current[:] = before
+        else:
+            current.clear()
+            current.update(before)
+    sys.modules.pop("cgt_plugin_connect_four", None)
+
+
 def _load_connect_four() -> Any:
     """docs/connect_four.py as ``cgt --load`` imports it (registers the game and plug-in)."""
     if "cgt_plugin_connect_four" not in sys.modules:
