@@ -31,7 +31,8 @@ from baseline_trees import provenance  # noqa: E402
 from cgt.errors import CGTError  # noqa: E402
 from cgt.protocol import Outcome  # noqa: E402
 from cgt.registry import load_game  # noqa: E402
-from solvers.api import DFPN_GAMES, solve  # noqa: E402
+from solvers.api import solve  # noqa: E402
+from solvers.kernels import plugin_of  # noqa: E402
 from solvers.player import playout_rules, search_move  # noqa: E402
 from solvers.playout import random_playouts_compiled, seed_state  # noqa: E402
 from solvers.selfplay import balance, stored_levels, wilson  # noqa: E402
@@ -158,7 +159,9 @@ def run_selfplay(
 def exact_method(game: Any) -> str:
     """df-pn where the kernel has it (it proved Super Nonnect 3x3 revised in 50 s, where
     alpha-beta ran 600 s without an answer), else alpha-beta."""
-    return "dfpn" if game.name in DFPN_GAMES and game.acyclic else "alphabeta"
+    plugin = plugin_of(game)
+    with_dfpn = plugin is not None and "dfpn" in plugin.methods
+    return "dfpn" if with_dfpn and game.acyclic else "alphabeta"
 
 
 def _sample_position(game: Any, chooser: random.Random, max_depth: int) -> tuple[Any, int] | None:

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from cgtapp.report.data import data_dir
-from cgtapp.report.document import ReportContext
+from cgtapp.report.document import Implication, ReportContext
 from cgtapp.report.figures import pyplot, save
 from cgtapp.report.tables import pct, table
 
@@ -227,6 +227,68 @@ def selfplay_section(game_name: str, ctx: ReportContext) -> list[str]:
             "",
         ]
     return lines
+
+
+def estimated_implications(
+    game_name: str, ctx: ReportContext, boards: list[str], otherwise: Implication
+) -> list[Implication]:
+    """Sentences of "What this means for the rules" for the designers' ``boards``, one each,
+    from their stored self-play at the strongest budget, labelled estimated and followed by
+    how the same method did on the game's solved boards; ``otherwise`` where none is stored.
+    Every number in them is also in the self-play section of the page."""
+    folder = data_dir(ctx.out_dir) / SELFPLAY_DIR
+    stored = {d["board"]: d for d in _load(folder, "selfplay") if d["game"] == game_name}
+    calibrations = [d for d in _load(folder, "calibration") if d["game"] == game_name]
+    found = [stored[b] for b in boards if b in stored and stored[b]["levels"]]
+    if not found:
+        return [otherwise]
+    out = []
+    for data in found:
+        top = data["levels"][-1]
+        low, high = top["interval"]
+        first = data["first_player"]
+        if low > 0.5:
+            verdict, verdict_ja = "the first player is favoured", "先手が有利です"
+        elif high < 0.5:
+            verdict, verdict_ja = "the second player is favoured", "後手が有利です"
+        else:
+            verdict = "neither side is shown stronger (the interval holds 50%)"
+            verdict_ja = "どちらが有利とも言えません（区間が50%を含みます）"
+        numbers = (
+            f"{pct(top['first_win_rate'])} of {top['games']} games at {top['playouts']:,} "
+            f"playouts a move, 95% interval {_interval(top)}"
+        )
+        out.append(
+            Implication(
+                f"On {data['board']} ({_params_text(data)}) self-play gave the first player "
+                f"({first}) {numbers}: {verdict}.",
+                f"{data['board']}（{_params_text(data)}）では、自己対戦で先手（{first}）の勝率が"
+                f"{top['playouts']:,}プレイアウト/手の{top['games']}局で"
+                f"{pct(top['first_win_rate'])}（95%区間 {_interval(top)}）：{verdict_ja}。",
+                "estimated",
+            )
+        )
+    right = [d["board"] for d in calibrations if d["right_winner_from"] is not None]
+    wrong = [d["board"] for d in calibrations if d["wrong_way_at"]]
+    trust = "How far to trust these: on the solved boards the same method "
+    trust_ja = "信頼の程度：解決済みの盤で同じ方法は"
+    if right:
+        trust += f"named the exact winner on {', '.join(right)}"
+        trust_ja += f"{', '.join(right)}で正しい勝者を示し"
+    undecided = [
+        d["board"] for d in calibrations if d["right_winner_from"] is None and not d["wrong_way_at"]
+    ]
+    if undecided:
+        trust += ("; " if right else "") + f"stayed undecided on {', '.join(undecided)}"
+        trust_ja += ("、" if right else "") + f"{', '.join(undecided)}では決めきれず"
+    if wrong:
+        trust += (
+            "; " if right or undecided else ""
+        ) + f"pointed the wrong way on {', '.join(wrong)}"
+        trust_ja += ("、" if right or undecided else "") + f"{', '.join(wrong)}では逆を示し"
+    if calibrations:
+        out.append(Implication(trust + ".", trust_ja + "ました。", "estimated"))
+    return out
 
 
 # ----------------------------------------------------------------------- benchmark page

@@ -28,6 +28,7 @@ from cgtapp.report.document import (
     verdict,
 )
 from cgtapp.report.figures import draw_line, value_maps
+from cgtapp.report.selfplay import estimated_implications, selfplay_section
 from cgtapp.report.tables import count, moves_list, table
 
 SLUG = "control"
@@ -199,12 +200,17 @@ def build(ctx: ReportContext) -> list[str]:
             "終わる」問題はここでは解消されています。",
             "exact",
         ),
-        Implication(
-            "Whether the perimeter opening still over-corrects on sizes 5 and 7, the boards the "
-            "document plays, is not yet estimated; size 4 is not solved.",
-            "文書が推奨するサイズ5・7で外周制限が効きすぎるかは、まだ推定していません"
-            "（サイズ4も未解決です）。",
-            "not yet estimated",
+        *estimated_implications(
+            "control",
+            ctx,
+            ["control-5", "control-5-free", "control-7"],
+            Implication(
+                "Whether the perimeter opening still over-corrects on sizes 5 and 7, the boards the "
+                "document plays, is not yet estimated; size 4 is not solved.",
+                "文書が推奨するサイズ5・7で外周制限が効きすぎるかは、まだ推定していません"
+                "（サイズ4も未解決です）。",
+                "not yet estimated",
+            ),
         ),
     ]
     questions = [
@@ -445,6 +451,7 @@ def build(ctx: ReportContext) -> list[str]:
         "",
     ]
     lines += attempts
+    lines += selfplay_section("control", ctx)
     lines += claims(ctx)
     lines += [APPENDIX, ""]
     lines += small_lines

@@ -29,6 +29,7 @@ from cgtapp.report.document import (
     verdict,
 )
 from cgtapp.report.figures import value_maps, value_remoteness_chart
+from cgtapp.report.selfplay import selfplay_section
 from cgtapp.report.tables import count, moves_list, pct, table
 
 SLUG = "entropy"
@@ -566,6 +567,7 @@ def build(ctx: ReportContext) -> list[str]:
         f"Figure 3 under `goal=disable` (every O move, every S reply): {disable_stored.provenance()}",
         "",
     ]
+    lines += selfplay_section("entropy", ctx)
     lines += claims(ctx)
     lines += [APPENDIX, ""]
     lines += small_lines

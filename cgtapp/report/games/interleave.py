@@ -23,6 +23,7 @@ from cgtapp.report.document import (
     verdict,
 )
 from cgtapp.report.figures import draw_positions, grouped_bars
+from cgtapp.report.selfplay import estimated_implications, selfplay_section
 from cgtapp.report.tables import count, pct, table
 
 SLUG = "interleave"
@@ -240,10 +241,15 @@ def build(ctx: ReportContext) -> list[str]:
             + "です。セットアップの駒数に下限を設ければ、一目で赤を選べるセットアップを除けます。",
             "exact",
         ),
-        Implication(
-            "On sizes 4 and 5, the boards the designers play, Red's edge is not yet estimated.",
-            "設計者が遊ぶサイズ4・5での赤の有利は、まだ推定していません。",
-            "not yet estimated",
+        *estimated_implications(
+            "interleave",
+            ctx,
+            ["interleave-4", "interleave-4-groups", "interleave-5"],
+            Implication(
+                "On sizes 4 and 5, the boards the designers play, Red's edge is not yet estimated.",
+                "設計者が遊ぶサイズ4・5での赤の有利は、まだ推定していません。",
+                "not yet estimated",
+            ),
         ),
     ]
     questions = [
@@ -420,6 +426,7 @@ def build(ctx: ReportContext) -> list[str]:
         + big.provenance(),
         "",
     ]
+    lines += selfplay_section("interleave", ctx)
     lines += claims(ctx)
     lines += [APPENDIX, ""]
     lines += ["### Size 2: every pie setup", ""]

@@ -29,6 +29,7 @@ from cgtapp.report.document import (
     verdict,
 )
 from cgtapp.report.figures import draw_line, value_maps
+from cgtapp.report.selfplay import estimated_implications, selfplay_section
 from cgtapp.report.tables import count, moves_list, pct, table
 
 SLUG = "lag"
@@ -212,14 +213,17 @@ def build(ctx: ReportContext) -> list[str]:
                 "exact",
             )
         )
-    implications.append(
+    implications += estimated_implications(
+        "lag",
+        ctx,
+        ["lag-4", "lag-4-strict", "lag-4-far-row-one-object", "lag-4-far-row", "lag-5"],
         Implication(
             "Whether the same holds on sizes 4 and 5, the boards the document recommends, is "
             "not yet estimated; neither is solved.",
             "文書が推奨するサイズ4・5で同じことが言えるかは、まだ推定していません"
             "（どちらも未解決です）。",
             "not yet estimated",
-        )
+        ),
     )
     questions = [
         Question(
@@ -522,6 +526,7 @@ def build(ctx: ReportContext) -> list[str]:
         "",
     ]
     lines += attempts
+    lines += selfplay_section("lag", ctx)
     lines += claims(ctx)
     lines += [APPENDIX, ""]
     lines += small_lines

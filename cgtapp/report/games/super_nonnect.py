@@ -27,6 +27,7 @@ from cgtapp.report.document import (
     verdict,
 )
 from cgtapp.report.figures import NO_MOVE_COLOUR, OUTCOME_COLOURS, draw_positions, value_maps
+from cgtapp.report.selfplay import selfplay_section
 from cgtapp.report.tables import count, moves_list, table
 
 SLUG = "super-nonnect"
@@ -514,6 +515,7 @@ def build(ctx: ReportContext) -> list[str]:
         "",
     ]
     lines += attempts
+    lines += selfplay_section("super-nonnect", ctx)
     lines += claims(ctx)
     lines += [APPENDIX, ""]
     lines += small_original + small_revised
