@@ -21,6 +21,7 @@ from solvers.kernels import PLAYOUTS
 from solvers.playout import PlayoutRules, SearchTree, protocol_rules, run_search
 from solvers.query import NotStoredError, QueryAnswer, query_position
 from solvers.result import SolveResult
+from solvers.strategy import StrategyFile
 
 #: Playouts of a search when the caller names no budget.
 DEFAULT_PLAYOUTS = 10_000
@@ -190,13 +191,24 @@ def choose_move(
     seconds: float | None = None,
     seed: int = 0,
     db: Path | None = None,
+    strategy: StrategyFile | None = None,
 ) -> MoveChoice:
-    """The best move the toolkit can give: from a stored solution (``db``, default the
-    solution database), else from an exact solve within ``seconds`` (None: no solve), else
-    from a search of ``playouts`` playouts (default :data:`DEFAULT_PLAYOUTS`)."""
+    """The best move the toolkit can give: the move of a checked winning strategy where it
+    covers the position (``strategy``, a file of :mod:`solvers.strategy`), else from a stored
+    solution (``db``, default the solution database), else from an exact solve within
+    ``seconds`` (None: no solve), else from a search of ``playouts`` playouts (default
+    :data:`DEFAULT_PLAYOUTS`)."""
     if seconds is not None and (isinstance(seconds, bool) or seconds <= 0):
         raise ParameterError(f"seconds must be positive, got {seconds!r}")
     _check_playing(game, position)
+    if strategy is not None and strategy.covers(game, position):
+        move = strategy.move_for(position)
+        name = game.move_name(position, move)
+        # the file holds the winner's positions: the player to move here wins
+        estimate = Estimate("proven", Outcome.WIN, None, PROVEN_RATE[Outcome.WIN], 0)
+        return MoveChoice(
+            move, name, "strategy", estimate, (Candidate(name, 0, PROVEN_RATE[Outcome.WIN]),)
+        )
     try:
         answer = query_position(game, position, db)
     except NotStoredError:

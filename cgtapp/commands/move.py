@@ -9,6 +9,7 @@ import click
 from cgt.errors import ParameterError
 from cgtapp.commands.db import db_option
 from cgtapp.commands.options import param_option
+from cgtapp.commands.strategy import strategy_option
 from solvers.player import DEFAULT_PLAYOUTS, MoveChoice
 
 #: Seconds ``cgt move`` gives an exact solve when neither --playouts nor --seconds is given.
@@ -54,6 +55,10 @@ def describe_estimate(choice: MoveChoice, player: str) -> str:
 )
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the search.")
 @db_option
+@strategy_option(
+    "A winning strategy file (docs/strategy-format.md): where it covers the position, its "
+    "move is played first (source 'strategy')."
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object on stdout.")
 def move_command(
     game_name: str,
@@ -63,16 +68,19 @@ def move_command(
     seconds: float | None,
     seed: int,
     db: Path | None,
+    strategy_file: Path | None,
     as_json: bool,
 ) -> None:
     """The move to play in POSITION of GAME (default: the start), and what it is worth.
 
-    Without --playouts: the stored solution's best move, else an exact solve's within
+    Without --playouts: a strategy file's move where it covers the position, else the stored
+    solution's best move, else an exact solve's within
     --seconds, else the Monte-Carlo search's. With --playouts N: the search's move after N
     playouts (the same seed gives the same move).
     """
     from cgtapp.commands.options import emit_json, make_game, parse_position
     from solvers.player import choose_move, search_move
+    from solvers.strategy import StrategyFile
 
     if playouts is not None and seconds is not None:
         raise ParameterError("give --playouts (always search) or --seconds (solve first), not both")
@@ -87,6 +95,7 @@ def move_command(
             seconds=DEFAULT_SOLVE_SECONDS if seconds is None else seconds,
             seed=seed,
             db=db,
+            strategy=None if strategy_file is None else StrategyFile(strategy_file),
         )
     player = game.players[game.to_move(pos)]
     if as_json:
