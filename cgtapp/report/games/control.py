@@ -219,12 +219,14 @@ def build(ctx: ReportContext) -> list[str]:
             f"On size 3 it over-corrects: Black, the second player, wins against all "
             f"{len(perimeter['moves'])} perimeter openings ({len(per_wins)} win for White), "
             f"and the game lasts {perimeter['remoteness']} plies with perfect play. On size 2 "
-            f"the first player still wins ({size2['remoteness']} plies).",
+            f"the first player still wins ({size2['remoteness']} plies)." + _checked_sentence(ctx),
             "[size 3](#size-3-perimeter-opening-and-free-opening-side-by-side)",
             "外周への初手制限は先手の有利を打ち消すか？",
             f"サイズ3では効きすぎます。外周の初手{len(perimeter['moves'])}通りすべてで後手の黒が勝ち"
             f"（白の勝ちは{len(per_wins)}通り）、完全な手順で{perimeter['remoteness']}手かかります。"
-            f"サイズ2では先手がなお勝ちます（{size2['remoteness']}手）。［厳密］",
+            f"サイズ2では先手がなお勝ちます（{size2['remoteness']}手）。"
+            + _checked_sentence_ja(ctx)
+            + "［厳密］",
         ),
         Question(
             "What would a free opening do?",
@@ -480,3 +482,36 @@ RULES_JA = (
 )
 
 REPORT = GameReport("control", SLUG, build, headline, TITLE_JA, RULES_JA)
+
+
+def _checked_strategies(ctx: ReportContext) -> list[dict[str, Any]]:
+    """Black's size-3 strategies after the perimeter openings a1 and a2 that the size-4
+    claim's certificate checked (the other ten openings are their mirror images)."""
+    evidence = ctx.certificates.get("control.size4-second-player", {}).get("evidence", {})
+    files = evidence.get("strategy_files", {})
+    found = [files.get(f"control-3-perimeter-{cell}") for cell in ("a1", "a2")]
+    return [f for f in found if f and f.get("verified")]
+
+
+def _checked_sentence(ctx: ReportContext) -> str:
+    found = _checked_strategies(ctx)
+    if len(found) < 2:
+        return ""
+    return (
+        " Black's win after a1 and after a2 (the other 10 perimeter openings are their mirror "
+        "images) is proved, and the proof checked by an independent verifier: each is written "
+        f"out as a strategy ({found[0]['entries']:,} and {found[1]['entries']:,} positions "
+        f"with Black's move) that `{found[0]['check_command']}` and the same for a2 verify "
+        "from the readable rules."
+    )
+
+
+def _checked_sentence_ja(ctx: ReportContext) -> str:
+    found = _checked_strategies(ctx)
+    if len(found) < 2:
+        return ""
+    return (
+        f"a1とa2の後の黒の勝ちは戦略として書き出され（{found[0]['entries']:,}局面と"
+        f"{found[1]['entries']:,}局面）、読みやすいルールから独立の検証器で確認済みです"
+        "（他の10通りはその鏡像）。"
+    )

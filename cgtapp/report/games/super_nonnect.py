@@ -419,15 +419,14 @@ def build(ctx: ReportContext) -> list[str]:
                 f": of the {tried} cuts tried one by one (table below) {decided} were decided "
                 "within the budget, and the others were not tried. "
             )
-            + "A winning plan is not drawn: df-pn keeps no strategy; a strategy file is "
-            "cited by the certificate when one is stored.",
+            + _plan_sentence(ctx),
             "[3x3 side by side](#the-3x3-board-original-and-revised-rule-side-by-side)",
             "改訂ルールの3x3: 完全なプレイでの手数、すべての初手の値、勝ち方の図は？",
             "手数は計算していません（df-pnは値だけを証明します）。初手の値: "
             + "保存された証明の勝ちの初手"
             + moves_list(three["revised_wins"])
             + f"以外は不明です。1つずつ試した{tried}通りのうち時間内に決まったのは{decided}通りで、"
-            "他は試していません。" + "勝ち方の図はありません（df-pnは戦略を保存しません）。",
+            "他は試していません。" + _plan_sentence_ja(ctx),
         ),
         Question(
             "Can a row, column or diagonal of three mini-boards be completely cut (the "
@@ -576,3 +575,33 @@ def _revised_3x3_answer(ctx: ReportContext) -> str:
             )
     cells = load_game("super-nonnect", rule="revised").full_mask.bit_count()  # type: ignore[attr-defined]
     return f"Not known: the 3x3 board ({cells} cells) is not solved. "
+
+
+def _checked_strategy(ctx: ReportContext) -> dict[str, Any] | None:
+    """The 3x3 revised strategy file the claim's certificate checked, if it verified."""
+    evidence = ctx.certificates.get("super-nonnect.revised-outcome", {}).get("evidence", {})
+    found = evidence.get("strategy_files", {}).get("3x3")
+    return found if found and found.get("verified") else None
+
+
+def _plan_sentence(ctx: ReportContext) -> str:
+    found = _checked_strategy(ctx)
+    if found is None:
+        return "A winning plan is not written out: no strategy file is checked for 3x3."
+    return (
+        f"A winning plan is written out: the first player's strategy, {found['entries']:,} "
+        f"positions with their moves (`{found['file']}`), proved, and the proof checked by an "
+        f"independent verifier from the readable rules (`{found['check_command']}`); it is "
+        "not drawn as a figure."
+    )
+
+
+def _plan_sentence_ja(ctx: ReportContext) -> str:
+    found = _checked_strategy(ctx)
+    if found is None:
+        return "勝ち方は書き出していません（3x3の戦略ファイルは未検証です）。"
+    return (
+        f"勝ち方は先手の戦略として{found['entries']:,}局面とその手で書き出され"
+        f"（`{found['file']}`）、証明は読みやすいルールから独立の検証器で確認済みです"
+        f"（`{found['check_command']}`）。図にはしていません。"
+    )
