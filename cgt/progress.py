@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Callable
 from typing import Any, TextIO
+
+#: One report of how far a long computation got: its ``phase`` and counts (``nodes``,
+#: ``positions``, ``seconds``...). Solvers, checks and reports send them; the command line
+#: prints them on stderr (:class:`StderrProgress`).
+ProgressEvent = dict[str, Any]
+#: Where long work sends its progress events.
+Progress = Callable[[ProgressEvent], None]
 
 
 class StderrProgress:
@@ -29,7 +37,7 @@ class StderrProgress:
         self.proven_moves: list[dict[str, Any]] = []
         _latest = self
 
-    def __call__(self, info: dict[str, Any]) -> None:
+    def __call__(self, info: ProgressEvent) -> None:
         now = time.perf_counter()
         self.latest = {**self.latest, **info}
         if info.get("phase") == "root move" and "move" in info:

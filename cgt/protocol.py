@@ -45,6 +45,7 @@ from enum import IntEnum
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from cgt.errors import MoveError, ParameterError
+from cgt.progress import Progress
 
 P = TypeVar("P", bound=Hashable)
 M = TypeVar("M", bound=Hashable)
@@ -322,7 +323,7 @@ class Game(ABC, Generic[P, M]):
         return None
 
     def value_shortcut(
-        self, compiled: bool | None, progress: Callable[[dict[str, Any]], None] | None
+        self, compiled: bool | None, progress: Progress | None
     ) -> ValueShortcut | None:
         """The game's own faster road to canonical values, if it has one (Domineering on
         bitmasks); ``compiled`` as the value calculator's option of that name."""

@@ -42,7 +42,6 @@ import json
 import os
 import sys
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from math import comb
 from pathlib import Path
@@ -54,9 +53,8 @@ from numba.cpython.unsafe.numbers import trailing_zeros  # LLVM cttz intrinsic
 
 from cgt.errors import CGTError
 from cgt.games.entropy import Entropy
+from cgt.progress import Progress
 from solvers.kernels.table import I64, U64, popcount
-
-ProgressCallback = Callable[[dict[str, Any]], None]
 
 # The record encoding of :mod:`solvers.store`.
 OUTCOME_SHIFT = 14
@@ -787,7 +785,7 @@ class EquationChecker:
         *,
         checkpoint: Path | None = None,
         identity: dict[str, Any] | None = None,
-        progress: ProgressCallback | None = None,
+        progress: Progress | None = None,
         chunk_blocks: int | None = None,
         stop_after_chunks: int | None = None,
         max_seconds: float | None = None,
@@ -937,7 +935,7 @@ def _write_checkpoint(path: Path | None, state: dict[str, Any]) -> None:
         raise EquationCheckError(f"cannot write the checkpoint {path}: {exc.strerror}") from None
 
 
-def load_records(stored: Any, progress: ProgressCallback | None = None) -> np.ndarray:
+def load_records(stored: Any, progress: Progress | None = None) -> np.ndarray:
     """Every record of an open :class:`solvers.store.PackedSolution` in one array (huge
     pages: the check looks children up at random over gigabytes), block by block."""
     from solvers.memory import require_memory, zeroed_array

@@ -36,6 +36,7 @@ from cgt.games.interleave import (
     InterleavePosition,
     placeable,
 )
+from cgt.progress import Progress
 from cgt.protocol import Outcome
 from proofs.registry import Verdict, claim
 
@@ -603,7 +604,7 @@ def compare_every_setup(
     }
 
 
-def _sweep_progress(label: str) -> Callable[[dict[str, Any]], None]:
+def _sweep_progress(label: str) -> Progress:
     """Progress of a long sweep on stderr, about every tenth of the way."""
     shown = [-1]
 

@@ -44,10 +44,11 @@ import time
 from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
+from cgt.progress import Progress
 from cgt.protocol import Game, Outcome
 from solvers.budget import Deadline
 from solvers.result import MoveValue, SolveResult
-from solvers.retrograde import PROGRESS_INTERVAL, ProgressCallback, best_move_values
+from solvers.retrograde import PROGRESS_INTERVAL, best_move_values
 from solvers.tt import EXACT, LOWER, UPPER, TranspositionTable
 
 #: Score of a win at the end of the game (remoteness 0); needs BIG > any remoteness.
@@ -78,7 +79,7 @@ class AlphaBeta:
         symmetry: bool = True,
         remoteness: bool = True,
         ordering: MoveOrdering | None = None,
-        progress: ProgressCallback | None = None,
+        progress: Progress | None = None,
         max_seconds: float | None = None,
     ) -> None:
         self.game = game

@@ -8,12 +8,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cgt.errors import ParameterError
+from cgt.progress import Progress
 from cgt.protocol import Game
 from solvers.alphabeta import AlphaBeta
 from solvers.budget import Deadline
 from solvers.memory import require_memory
 from solvers.result import SolveResult
-from solvers.retrograde import PositionLimitExceeded, ProgressCallback, retrograde
+from solvers.retrograde import PositionLimitExceeded, retrograde
 from solvers.tt import TranspositionTable
 
 if TYPE_CHECKING:  # the plug-ins are imported when a kernel is asked for (numba is slow to load)
@@ -81,7 +82,7 @@ def solve(
     solver: str = "auto",
     symmetry: bool = True,
     remoteness: bool = True,
-    progress: ProgressCallback | None = None,
+    progress: Progress | None = None,
     tt_entries: int | None = None,
     max_positions: int = AUTO_MAX_POSITIONS,
     max_seconds: float | None = None,
@@ -218,7 +219,7 @@ def _solve_compiled(
     position: Any,
     symmetry: bool,
     remoteness: bool,
-    progress: ProgressCallback | None,
+    progress: Progress | None,
     tt_entries: int | None,
     max_seconds: float | None,
     fall_back: bool,
@@ -266,7 +267,7 @@ def _solve_tiers(
     game: Game[Any, Any],
     position: Any,
     remoteness: bool,
-    progress: ProgressCallback | None,
+    progress: Progress | None,
     max_seconds: float | None,
     tier_dir: Path | None,
 ) -> SolveResult:

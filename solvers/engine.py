@@ -37,6 +37,7 @@ import numpy as np
 from numba import njit
 
 from cgt.errors import ParameterError
+from cgt.progress import Progress
 from cgt.protocol import Game, Outcome
 from solvers.kernels.base import CompiledKernel, run_solve
 from solvers.kernels.table import (
@@ -58,7 +59,6 @@ from solvers.kernels.table import (
 )
 from solvers.playout import PlayoutRules
 from solvers.result import SolveResult
-from solvers.retrograde import ProgressCallback
 
 #: Deepest search path (plies) by default.
 DEFAULT_MAX_PLY = 512
@@ -380,7 +380,7 @@ def solve_with_engine(
     symmetry: bool = True,
     principal_variation: bool = True,
     max_seconds: float | None = None,
-    progress: ProgressCallback | None = None,
+    progress: Progress | None = None,
     move_values: bool = True,
     max_ply: int = DEFAULT_MAX_PLY,
 ) -> SolveResult:

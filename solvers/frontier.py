@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from cgt.errors import ParameterError
+from cgt.progress import Progress
 from cgt.protocol import Game, Outcome
 from solvers.budget import Deadline, SearchBudgetExceeded, check_max_seconds
 from solvers.database import SolutionDatabase, key_text
@@ -147,7 +148,7 @@ def build_tree(
     symmetry: bool = True,
     max_nodes: int = DEFAULT_MAX_TREE,
     deadline: Deadline | None = None,
-    progress: ProgressCallback | None = None,
+    progress: Progress | None = None,
 ) -> FrontierTree:
     """Every position at most ``depth`` plies below ``position``, breadth first, each once.
 
@@ -630,9 +631,6 @@ class FrontierStatus:
         }
 
 
-ProgressCallback = Callable[[dict[str, Any]], None]
-
-
 def job_strategy_name(key: Hashable) -> str:
     """File name of a job's strategy: a digest of the job's key (its position up to
     symmetry), so the same job always has the same file."""
@@ -653,7 +651,7 @@ def solve_frontier(
     tt_entries: int | None = None,
     symmetry: bool = True,
     run: bool = True,
-    progress: ProgressCallback | None = None,
+    progress: Progress | None = None,
     max_tree: int = DEFAULT_MAX_TREE,
     split: bool = False,
     method: str = "alphabeta",

@@ -33,11 +33,10 @@ from typing import Any
 import numpy as np
 
 from cgt.errors import PositionError
+from cgt.progress import Progress
 from cgt.protocol import Game, Outcome
 from solvers.budget import Deadline
 from solvers.result import MoveValue, SolveResult
-
-ProgressCallback = Callable[[dict[str, Any]], None]
 
 #: Seconds between two calls of the progress callback.
 PROGRESS_INTERVAL = 0.5
@@ -306,7 +305,7 @@ def retrograde(
     root: Any = None,
     *,
     symmetry: bool = True,
-    progress: ProgressCallback | None = None,
+    progress: Progress | None = None,
     max_positions: int | None = None,
     keep_positions: bool = False,
     max_seconds: float | None = None,
@@ -472,7 +471,7 @@ def _propagate(
 class _Reporter:
     """Calls the progress callback at most every :data:`PROGRESS_INTERVAL` seconds."""
 
-    def __init__(self, callback: ProgressCallback | None, started: float) -> None:
+    def __init__(self, callback: Progress | None, started: float) -> None:
         self.callback = callback
         self.started = started
         self.last = time.perf_counter()

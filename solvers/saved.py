@@ -21,13 +21,14 @@ from typing import Any
 import numpy as np
 
 from cgt.errors import ParameterError
+from cgt.progress import Progress
 from cgt.protocol import Game
 from solvers import store
 from solvers.api import auto_retrograde_limit
 from solvers.budget import Deadline
 from solvers.database import PackedEntry, SolutionDatabase, params_text
 from solvers.result import SolveResult
-from solvers.retrograde import PositionLimitExceeded, ProgressCallback, retrograde
+from solvers.retrograde import PositionLimitExceeded, retrograde
 from solvers.split import solve_by_openings
 
 #: Records converted at a time while writing (16 blocks: 16 MiB of records).
@@ -102,7 +103,7 @@ def solve_and_store(
     *,
     symmetry: bool = True,
     remoteness: bool = True,
-    progress: ProgressCallback | None = None,
+    progress: Progress | None = None,
     max_seconds: float | None = None,
     command: str | None = None,
 ) -> tuple[SolveResult, PackedEntry]:
@@ -191,7 +192,7 @@ def solve_and_store_rows(
     symmetry: bool,
     remoteness: bool,
     tt_entries: int,
-    progress: ProgressCallback | None,
+    progress: Progress | None,
     max_seconds: float | None,
 ) -> SolveResult:
     """Solve ``position`` and keep its positions as rows of ``database`` (``cgt solve --save``

@@ -14,12 +14,13 @@ import math
 import os
 import zlib
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
 from cgt.errors import CGTError, ParameterError
+from cgt.progress import Progress
 from cgt.protocol import Game, Outcome
 from solvers.player import playout_rules, search_move
 
@@ -239,7 +240,7 @@ def balance(
     seed: int = 0,
     jobs: int = 1,
     backend: str = "loky",
-    progress: Callable[[dict[str, Any]], None] | None = None,
+    progress: Progress | None = None,
 ) -> list[Level]:
     """``games`` self-play games at each budget in turn (the stored ones are not played
     again); the levels in the order of ``budgets``."""

@@ -15,12 +15,13 @@ import time
 from typing import Any
 
 from cgt.errors import ParameterError
+from cgt.progress import Progress
 from cgt.protocol import Game, Outcome
 from solvers.alphabeta import AlphaBeta
 from solvers.budget import SearchBudgetExceeded, check_max_seconds
 from solvers.database import SolutionDatabase
 from solvers.result import MoveValue, SolveResult
-from solvers.retrograde import ProgressCallback, best_move_values
+from solvers.retrograde import best_move_values
 
 SPLIT_SOLVERS = ("alphabeta", "compiled")
 
@@ -129,7 +130,7 @@ def solve_by_openings(
     symmetry: bool = True,
     tt_entries: int = 1 << 20,
     database: SolutionDatabase | None = None,
-    progress: ProgressCallback | None = None,
+    progress: Progress | None = None,
     solver: str = "alphabeta",
     max_seconds: float | None = None,
 ) -> SolveResult:

@@ -43,6 +43,7 @@ from typing import Any
 import numpy as np
 
 from cgt.errors import CGTError
+from cgt.progress import Progress
 from cgt.protocol import Outcome
 
 #: First bytes of every store file.
@@ -72,8 +73,6 @@ RECORD_OUTCOMES = {WIN: Outcome.WIN, LOSS: Outcome.LOSS, DRAW: Outcome.DRAW}
 
 #: Decompressed blocks kept per open file (a query reads a position and its children).
 CACHED_BLOCKS = 64
-
-ProgressCallback = Callable[[dict[str, Any]], None]
 
 
 class StoreError(CGTError):
@@ -166,7 +165,7 @@ def write_packed_solution(
     records_per_block: int = RECORDS_PER_BLOCK,
     level: int = COMPRESSION_LEVEL,
     threads: int | None = None,
-    progress: ProgressCallback | None = None,
+    progress: Progress | None = None,
 ) -> int:
     """Write ``records`` (one uint16 array, or an iterator of arrays read one at a time so
     the whole space never needs a second copy in memory) with ``meta`` (JSON-serialisable)
@@ -197,7 +196,7 @@ def _write_packed(
     records_per_block: int,
     level: int,
     workers: int,
-    progress: ProgressCallback | None,
+    progress: Progress | None,
 ) -> int:
     from concurrent.futures import ThreadPoolExecutor  # only writers need threads
 
@@ -479,7 +478,7 @@ class PackedSolution:
         """Every record in one uint16 array (2 bytes per record in memory)."""
         return self.records(0, self.record_count)
 
-    def verify(self, progress: ProgressCallback | None = None) -> dict[str, int]:
+    def verify(self, progress: Progress | None = None) -> dict[str, int]:
         """Read every block (checksums, lengths) and count the records by outcome; raises
         :class:`StoreCorruptError` at the first bad block."""
         counts = np.zeros(4, dtype=np.int64)

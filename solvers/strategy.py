@@ -36,9 +36,10 @@ from pathlib import Path
 from typing import Any
 
 from cgt.errors import CGTError, ParameterError
+from cgt.progress import Progress
 from cgt.protocol import Game, Outcome
 from cgt.registry import load_game
-from solvers.retrograde import ProgressCallback, retrograde
+from solvers.retrograde import retrograde
 
 #: The ``format`` of every header this module writes and reads.
 FORMAT = "cgt-strategy/1"
@@ -272,7 +273,7 @@ class KernelChooser:
 
         return self.kernel.stat(S_NODES)
 
-    def root_outcome(self, root: Any, progress: ProgressCallback | None) -> Outcome:
+    def root_outcome(self, root: Any, progress: Progress | None) -> Outcome:
         self.kernel.set_budget(None, progress)
         outcome = self.kernel.decode(self.kernel.score(root))[0]
         self.kernel.set_budget()
@@ -327,14 +328,14 @@ class KernelChooser:
 class RetrogradeChooser:
     """Fastest wins from a retrograde solution; the rank is the remoteness."""
 
-    def __init__(self, game: Game[Any, Any], root: Any, progress: ProgressCallback | None):
+    def __init__(self, game: Game[Any, Any], root: Any, progress: Progress | None):
         self.game = game
         self.solution = retrograde(game, root, symmetry=True, progress=progress)
         self.winner = 0
         self.strategy_keys: set[Any] = set()
         self.nodes = len(self.solution)
 
-    def root_outcome(self, root: Any, progress: ProgressCallback | None) -> Outcome:
+    def root_outcome(self, root: Any, progress: Progress | None) -> Outcome:
         return self.solution.outcome(root)
 
     def __call__(self, position: Any, children: list[tuple[Any, Any]]) -> tuple[int, int | None]:
@@ -454,7 +455,7 @@ def extract(
     tt_entries: int = 1 << 24,
     method: str = "alphabeta",
     partial: Path | None = None,
-    progress: ProgressCallback | None = None,
+    progress: Progress | None = None,
     kernel: Any = None,
     solver: str = "auto",
 ) -> Extraction:
@@ -617,7 +618,7 @@ def write_strategy(
     command: str,
     tt_entries: int = 1 << 24,
     method: str = "alphabeta",
-    progress: ProgressCallback | None = None,
+    progress: Progress | None = None,
     commit: str | None = None,
     kernel: Any = None,
     solver: str = "auto",

@@ -19,13 +19,14 @@ import os
 import resource
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
 from cgt.algebra import game
 from cgt.errors import CGTError
+from cgt.progress import Progress
 
 CHECK_EVERY = 4096
 """New canonical forms between two checks of the clock and the memory."""
@@ -105,7 +106,7 @@ class Budget:
     max_seconds: float | None = None
     max_forms: int | None = None
     max_bytes: int | None = None
-    progress: Callable[[dict[str, Any]], None] | None = None
+    progress: Progress | None = None
     started: float = field(default_factory=time.monotonic)
     forms_at_start: int = 0
     next_poll: float = 0.0

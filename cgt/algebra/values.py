@@ -26,7 +26,7 @@ on options, the second road for a game's decomposition).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from collections.abc import Hashable
 from typing import Any
 
 from cgt.algebra.budget import poll
@@ -34,6 +34,7 @@ from cgt.algebra.game import ZERO_ID, CanonicalForm, add_id, canonical_id, table
 from cgt.algebra.impartial import GrundyCalculator
 from cgt.algebra.loopy import GameGraph, LoopyValue, value_of_graph
 from cgt.errors import CGTError, ParameterError
+from cgt.progress import Progress
 from cgt.protocol import Outcome
 
 
@@ -88,7 +89,7 @@ class ValueCalculator:
         kernel: bool = True,
         components: bool = True,
         compiled: bool | None = None,
-        progress: Callable[[dict[str, Any]], None] | None = None,
+        progress: Progress | None = None,
         loopy: bool = False,
     ) -> None:
         # ``loopy``: the caller builds a loopy game's graph (loopy_value_of) and only asks
@@ -196,7 +197,7 @@ def loopy_value_of(
     position: Any = None,
     *,
     max_positions: int = LOOPY_MAX_POSITIONS,
-    progress: Callable[[dict[str, Any]], None] | None = None,
+    progress: Progress | None = None,
 ) -> CanonicalForm | LoopyValue:
     """CGT value of a position of a game whose positions can repeat (``game.acyclic`` false).
 

@@ -19,13 +19,14 @@ A move is the bitmask of the two cells it covers, named by them, lower or left c
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from functools import cache
 from typing import Any, ClassVar, NamedTuple
 
 from cgt.boards.square import SquareBoard, square_board
 from cgt.errors import ParameterError, PositionError
 from cgt.games.domineering_values import DomineeringValues
+from cgt.progress import Progress
 from cgt.protocol import Game, Param
 from cgt.registry import register
 
@@ -187,9 +188,7 @@ class Domineering(Game[DomineeringPosition, int]):
             out.append(self.crop(position, region))
         return out
 
-    def value_shortcut(
-        self, compiled: bool | None, progress: Callable[[dict[str, Any]], None] | None
-    ) -> BitmaskValues:
+    def value_shortcut(self, compiled: bool | None, progress: Progress | None) -> BitmaskValues:
         return BitmaskValues(DomineeringValues(compiled, progress))
 
     def value_out_of_reach(self, position: DomineeringPosition) -> str | None:

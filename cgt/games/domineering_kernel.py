@@ -47,6 +47,7 @@ from numba import njit
 
 from cgt.algebra.budget import active_budget
 from cgt.algebra.game import intern_canonical, table_size
+from cgt.progress import Progress
 
 I64 = Any
 """An int64 of the compiled code: Python ints from callers, numpy int64 inside (mypy cannot
@@ -742,7 +743,7 @@ class KernelValues:
     def __init__(
         self,
         bits: int = 10,
-        progress: Callable[[dict[str, Any]], None] | None = None,
+        progress: Progress | None = None,
         slice_regions: int = SLICE_REGIONS,
     ) -> None:
         self.tables = new_tables(bits)

@@ -41,6 +41,7 @@ from typing import Any
 
 from cgt.algebra.game import ZERO_ID, add_id, canonical_id, negate_id, number_id
 from cgt.errors import ParameterError, PositionError
+from cgt.progress import Progress
 
 MAX_CELLS = 62  # the compiled road's boards fit int64 bitmasks (as domineering_kernel.MAX_CELLS)
 _SHAPE_BITS = 5  # rows and cols are packed in 5 bits each in a key
@@ -260,7 +261,7 @@ class DomineeringValues:
     def __init__(
         self,
         compiled: bool | None = None,
-        progress: Callable[[dict[str, Any]], None] | None = None,
+        progress: Progress | None = None,
     ) -> None:
         self.raw: dict[int, int] = {}
         self.region_table: dict[int, int] = {}

@@ -11,6 +11,7 @@ from typing import Any, TypeVar
 import click
 
 from cgt.algebra.budget import Budget, BudgetExceeded, format_size, parse_size, physical_memory
+from cgt.progress import Progress
 
 EXIT_STOPPED = 3
 """Exit status of a computation stopped by its bounds: the input was fine, the bounds were
@@ -81,7 +82,7 @@ def make_budget(
     max_seconds: float | None,
     max_forms: int | None,
     max_memory: str | None,
-    progress: Callable[[dict[str, Any]], None] | None = None,
+    progress: Progress | None = None,
 ) -> Budget:
     """The budget the options ask for."""
     limit = default_max_memory() if max_memory is None else parse_size(max_memory)

@@ -16,10 +16,9 @@ from typing import Any
 
 import numpy as np
 
+from cgt.progress import Progress
 from cgt.protocol import Game, Outcome
 from cgt.registry import load_game
-
-Progress = Callable[[dict[str, Any]], None] | None
 
 
 def design_metrics(solution: Any) -> dict[str, Any]:
@@ -100,7 +99,7 @@ def move_values(result: Any) -> list[dict[str, Any]]:
 
 
 def exhaustive(
-    game_name: str, params: dict[str, Any], samples: int = 2000, progress: Progress = None
+    game_name: str, params: dict[str, Any], samples: int = 2000, progress: Progress | None = None
 ) -> dict[str, Any]:
     """Retrograde analysis of every reachable position of a small board: the result, every
     opening, positions by value and remoteness, design metrics, random play, the longest
@@ -180,7 +179,7 @@ def compiled(
     *,
     remoteness: bool = True,
     max_seconds: float | None = None,
-    progress: Progress = None,
+    progress: Progress | None = None,
 ) -> dict[str, Any]:
     """One position solved by the game's compiled solver: winner, remoteness, every move's
     value, a perfect line and the search's size (nodes)."""

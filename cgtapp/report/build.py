@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from cgt.progress import Progress
 from cgtapp.report import data
 from cgtapp.report.document import (
     ATTEMPT_TABLES,
@@ -23,8 +23,6 @@ from cgtapp.report.document import (
 )
 from cgtapp.report.games import reports
 from cgtapp.report.tables import claim_finding, table
-
-Progress = Callable[[dict[str, Any]], None] | None
 
 
 def report_for(game_name: str, params: dict[str, Any] | None = None) -> GameReport:
@@ -41,7 +39,7 @@ def write_report(
     *,
     refresh: bool = False,
     samples: int = RANDOM_SAMPLES,
-    progress: Progress = None,
+    progress: Progress | None = None,
     languages: tuple[str, ...] = ("en",),
 ) -> Path:
     """Write ``<out_dir>/<slug>.md`` (and its figures) from the stored results, and in
@@ -56,7 +54,7 @@ def write_all(
     games: list[str] | None = None,
     *,
     refresh: bool = False,
-    progress: Progress = None,
+    progress: Progress | None = None,
 ) -> list[Path]:
     """Every seed game's report and ``README.md`` indexing them."""
     started = time.perf_counter()

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from cgt.errors import UnknownGameError
+from cgt.progress import Progress
 from cgt.protocol import Game
 from cgt.registry import game_class, load_game
 from cgtapp.report import analysis, data
@@ -53,7 +54,7 @@ class ReportContext:
 
     out_dir: Path
     refresh: bool = False
-    progress: Callable[[dict[str, Any]], None] | None = None
+    progress: Progress | None = None
     certificates: dict[str, dict[str, Any]] = field(default_factory=dict)
     #: Random games played on a small board computed for this report.
     samples: int = RANDOM_SAMPLES

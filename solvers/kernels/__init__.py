@@ -16,7 +16,7 @@ Every entry point in :data:`KERNELS` has the same signature::
 then needs one winning move proved instead of every move's exact value.
 
 ``max_seconds`` running out raises :class:`~solvers.kernels.base.SearchBudgetExceeded` (a
-:class:`~cgt.errors.CGTError`); ``progress`` (a :data:`solvers.retrograde.ProgressCallback`)
+:class:`~cgt.errors.CGTError`); ``progress`` (a :data:`cgt.progress.Progress`)
 is called about every half second with ``{"phase": "search", "nodes", "positions",
 "seconds"}`` and after each root move with ``{"phase": "root move", "move", "outcome",
 "nodes", "seconds"}``. :func:`estimate_bytes` gives the table's memory before allocating it.

@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from cgt.errors import ParameterError
+from cgt.progress import Progress
 from cgt.protocol import Game, Outcome
 from solvers.budget import SearchBudgetExceeded, check_max_seconds
 from solvers.kernels.table import (
@@ -45,7 +46,7 @@ from solvers.kernels.table import (
     toward_root_py,
 )
 from solvers.result import MoveValue, SolveResult
-from solvers.retrograde import ProgressCallback, best_move_values
+from solvers.retrograde import best_move_values
 
 #: Target wall time of one budgeted compiled call (progress and deadline granularity).
 SLICE_SECONDS = 0.5
@@ -72,7 +73,7 @@ class CompiledKernel(ABC):
 
     # budget of the current solve (see the module docstring); None: unbounded, silent
     _deadline: float | None = None
-    _progress: ProgressCallback | None = None
+    _progress: Progress | None = None
     _started: float = 0.0
     _slice_nodes: int = FIRST_SLICE_NODES
 
@@ -115,7 +116,7 @@ class CompiledKernel(ABC):
 
     # ---------------------------------------------------------------- budget
     def set_budget(
-        self, max_seconds: float | None = None, progress: ProgressCallback | None = None
+        self, max_seconds: float | None = None, progress: Progress | None = None
     ) -> None:
         """Bound the following searches to ``max_seconds`` from now and report progress to
         ``progress`` (None and None: one unbounded compiled call per search)."""
@@ -261,7 +262,7 @@ class CompiledKernel(ABC):
         principal_variation: bool = True,
         compile_seconds: float = 0.0,
         max_seconds: float | None = None,
-        progress: ProgressCallback | None = None,
+        progress: Progress | None = None,
         move_values: bool = True,
     ) -> SolveResult:
         """Root value and the value of every root move (each solved as its own root with a
@@ -338,7 +339,7 @@ def run_solve(
     compile_seconds: float,
     principal_variation: bool,
     max_seconds: float | None,
-    progress: ProgressCallback | None,
+    progress: Progress | None,
     symmetry: bool,
     move_values: bool = True,
 ) -> SolveResult:

@@ -116,6 +116,7 @@ from numba.cpython.unsafe.numbers import trailing_zeros  # LLVM cttz intrinsic
 
 from cgt.boards.hexhex import HexBoard
 from cgt.errors import ParameterError, PositionError
+from cgt.progress import Progress
 from cgt.protocol import Game
 from solvers.kernels.base import CompiledKernel, run_solve
 from solvers.kernels.plugin import KernelPlugin
@@ -156,7 +157,6 @@ from solvers.kernels.table import (
 from solvers.kernels.table import prefetch as _prefetch
 from solvers.playout import DEFAULT_MAX_PLIES, PlayoutRules, mask_words, plug_in, words_mask
 from solvers.result import SolveResult
-from solvers.retrograde import ProgressCallback
 
 #: Kernel move code of a removal of the piece on padded cell ``p``: ``KERNEL_REMOVAL + p``.
 KERNEL_REMOVAL = 64
@@ -1301,7 +1301,7 @@ def solve_control(
     principal_variation: bool = True,
     move_values: bool = True,
     max_seconds: float | None = None,
-    progress: ProgressCallback | None = None,
+    progress: Progress | None = None,
     symmetry_pieces: int | None = None,
     method: str = "alphabeta",
     mobility_ordering: bool = True,

@@ -73,7 +73,6 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Callable
 from functools import cache
 from math import comb
 from typing import Any
@@ -85,6 +84,7 @@ from numba.cpython.unsafe.numbers import trailing_zeros  # LLVM cttz intrinsic
 
 import solvers.store as store
 from cgt.errors import CGTError, ParameterError, PositionError
+from cgt.progress import Progress
 from cgt.protocol import Game, Outcome
 from solvers.kernels.base import SearchBudgetExceeded
 from solvers.kernels.packed import SpaceKeeper, packed_solve_result
@@ -95,8 +95,6 @@ from solvers.playout import PlayoutRules, int_words, plug_in
 from solvers.ranking import cells_of, colex_rank
 from solvers.result import MoveValue, SolveResult
 from solvers.retrograde import follow_best_moves
-
-ProgressCallback = Callable[[dict[str, Any]], None]
 
 #: ``value`` codes below the decided ones.
 UNRESOLVED = 0
@@ -1083,9 +1081,7 @@ class EntropySpace:
         return int(o_cells), int(s_cells), int(side)
 
     # ---------------------------------------------------------------- solving
-    def solve(
-        self, *, progress: ProgressCallback | None = None, max_seconds: float | None = None
-    ) -> None:
+    def solve(self, *, progress: Progress | None = None, max_seconds: float | None = None) -> None:
         """Fill :attr:`value` for every index: initial scan, then propagation by levels."""
         self.check_memory()
         started = time.perf_counter()
@@ -1324,7 +1320,7 @@ def solve_entropy(
     symmetry: bool = True,
     principal_variation: bool = True,
     max_seconds: float | None = None,
-    progress: ProgressCallback | None = None,
+    progress: Progress | None = None,
     keep_space: SpaceKeeper | None = None,
     move_values: bool = True,
 ) -> SolveResult:

@@ -61,6 +61,7 @@ from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros  # LLVM i
 
 import solvers.store as store
 from cgt.errors import CGTError, ParameterError, PositionError
+from cgt.progress import Progress
 from cgt.protocol import Game, Outcome
 from solvers.kernels.base import SearchBudgetExceeded, check_max_seconds
 from solvers.kernels.packed import SpaceKeeper, packed_solve_result
@@ -70,8 +71,6 @@ from solvers.memory import require_memory
 from solvers.playout import PlayoutRules, plug_in
 from solvers.result import MoveValue, SolveResult
 from solvers.retrograde import follow_best_moves
-
-ProgressCallback = Callable[[dict[str, Any]], None]
 
 #: ``value`` codes below the solved ones.
 UNREACHED = 0
@@ -660,7 +659,7 @@ class InterleaveSpace:
         self,
         root: Any = None,
         *,
-        progress: ProgressCallback | None = None,
+        progress: Progress | None = None,
         max_seconds: float | None = None,
     ) -> None:
         """Solve the placements reachable from ``root`` (a position of the space), or every
@@ -715,7 +714,7 @@ class InterleaveSpace:
         started: float,
         done: int,
         phase: str,
-        progress: ProgressCallback | None,
+        progress: Progress | None,
     ) -> None:
         elapsed = time.perf_counter() - started
         if max_seconds is not None and elapsed > max_seconds:
@@ -839,7 +838,7 @@ def solve_interleave(
     symmetry: bool = True,
     principal_variation: bool = True,
     max_seconds: float | None = None,
-    progress: ProgressCallback | None = None,
+    progress: Progress | None = None,
     keep_space: SpaceKeeper | None = None,
     move_values: bool = True,
 ) -> SolveResult:
@@ -923,7 +922,7 @@ def solve_every_setup(
     win: str = "stones",
     turns: str = "pass",
     *,
-    progress: ProgressCallback | None = None,
+    progress: Progress | None = None,
     max_seconds: float | None = None,
 ) -> dict[str, Any]:
     """Solve every placement of the size-``size`` board in one sweep and count, over the pie
@@ -1107,7 +1106,7 @@ def every_setup_by_stones(
     win: str = "stones",
     turns: str = "loser",
     *,
-    progress: ProgressCallback | None = None,
+    progress: Progress | None = None,
     max_seconds: float | None = None,
     chunk: int = 1 << 26,
 ) -> dict[str, Any]:
@@ -1208,7 +1207,7 @@ def setup_winners(
     win: str = "stones",
     turns: str = "pass",
     *,
-    progress: ProgressCallback | None = None,
+    progress: Progress | None = None,
     max_seconds: float | None = None,
 ) -> dict[str, np.ndarray]:
     """Solve every placement of the size-``size`` board in one sweep and return, per rank

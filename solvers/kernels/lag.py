@@ -104,6 +104,7 @@ from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros  # LLVM cttz intrinsic
 
 from cgt.errors import ParameterError, PositionError
+from cgt.progress import Progress
 from cgt.protocol import Game, Outcome
 from solvers.kernels.base import CompiledKernel, SearchBudgetExceeded, run_solve
 from solvers.kernels.plugin import KernelPlugin
@@ -154,7 +155,6 @@ from solvers.kernels.table import (
 from solvers.kernels.tier_index import binomial_table, locate
 from solvers.playout import PlayoutRules, int_words, plug_in
 from solvers.result import SolveResult
-from solvers.retrograde import ProgressCallback
 
 GOAL_CODES = {"standard": 0, "strict": 1, "far-row-one-object": 2, "far-row": 3}
 G_STANDARD, G_STRICT, G_FAR_ROW_ONE_OBJECT, G_FAR_ROW = 0, 1, 2, 3
@@ -1288,7 +1288,7 @@ def solve_lag(
     principal_variation: bool = True,
     move_values: bool = True,
     max_seconds: float | None = None,
-    progress: ProgressCallback | None = None,
+    progress: Progress | None = None,
     method: str = "alphabeta",
     tiers: Any = None,
 ) -> SolveResult:

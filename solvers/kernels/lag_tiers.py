@@ -66,6 +66,7 @@ from typing import Any
 import numpy as np
 
 from cgt.errors import CGTError, ParameterError, PositionError
+from cgt.progress import Progress
 from cgt.protocol import Game, Outcome
 from solvers.budget import SearchBudgetExceeded, check_max_seconds
 from solvers.kernels.lag import (
@@ -89,7 +90,7 @@ from solvers.kernels.tier_index import (
 )
 from solvers.memory import require_memory
 from solvers.result import MoveValue, SolveResult
-from solvers.retrograde import ProgressCallback, follow_best_moves
+from solvers.retrograde import follow_best_moves
 from solvers.store import LOSS, OUTCOME_SHIFT, REMOTENESS_MASK, WIN
 
 Tier = tuple[int, int]
@@ -472,7 +473,7 @@ class LagTiers:
         )
 
     # ---------------------------------------------------------------- solving
-    def _run(self, call: Any, progress: ProgressCallback | None, event: dict[str, Any]) -> None:
+    def _run(self, call: Any, progress: Progress | None, event: dict[str, Any]) -> None:
         """Run ``call()`` (one compiled slice, returning whether the work is done) until it
         finishes, in node-budget slices sized from the measured speed; between slices report
         progress and check the deadline (:class:`SearchBudgetExceeded`)."""
@@ -512,7 +513,7 @@ class LagTiers:
     def solve_tiers(
         self,
         tiers: Sequence[Tier] | None = None,
-        progress: ProgressCallback | None = None,
+        progress: Progress | None = None,
         save_to: Path | None = None,
     ) -> dict[Tier, dict[str, Any]]:
         """Solve every position of ``tiers`` (default: all kept tiers), lower tiers first;
@@ -563,9 +564,7 @@ class LagTiers:
                 progress({"phase": f"tier {w}+{b} solved", **self.tier_stats[tier]})
         return {tier: self.tier_stats[tier] for tier in todo}
 
-    def solve_from(
-        self, position: Any, progress: ProgressCallback | None = None
-    ) -> tuple[Outcome, int]:
+    def solve_from(self, position: Any, progress: Progress | None = None) -> tuple[Outcome, int]:
         """Solve every position reachable from ``position`` (each evaluated from all its
         children) and return its value."""
         warm_up()
@@ -731,7 +730,7 @@ def solve_tiers(
     remoteness: bool = True,
     principal_variation: bool = True,
     max_seconds: float | None = None,
-    progress: ProgressCallback | None = None,
+    progress: Progress | None = None,
     tier_dir: Path | None = None,
     **_search_options: Any,
 ) -> SolveResult:

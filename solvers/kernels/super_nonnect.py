@@ -75,6 +75,7 @@ from numba.cpython.unsafe.numbers import trailing_zeros  # LLVM cttz intrinsic
 
 from cgt.errors import ParameterError, PositionError
 from cgt.games.super_nonnect import bits_of
+from cgt.progress import Progress
 from cgt.protocol import Game
 from solvers.kernels.base import CompiledKernel, run_solve
 from solvers.kernels.plugin import KernelPlugin
@@ -123,7 +124,6 @@ from solvers.kernels.table import (
 )
 from solvers.playout import PlayoutRules, plug_in
 from solvers.result import SolveResult
-from solvers.retrograde import ProgressCallback
 
 #: Most cells a board may have (two 64-bit words).
 MAX_CELLS = 128
@@ -1073,7 +1073,7 @@ def solve_super_nonnect(
     principal_variation: bool = True,
     move_values: bool = True,
     max_seconds: float | None = None,
-    progress: ProgressCallback | None = None,
+    progress: Progress | None = None,
     mobility_ordering: bool = True,
     method: str = "alphabeta",
 ) -> SolveResult:

@@ -3,11 +3,11 @@ document's figures 2 and 3 valued move by move; 4x3 solved exhaustively for comp
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
+from cgt.progress import Progress
 from cgt.protocol import Outcome
 from cgt.registry import load_game
 from cgtapp.report import data
@@ -92,7 +92,7 @@ def _perfect_line(game: Any, position: Any, limit: int = 400) -> list[str]:
 
 
 def compute_from_store(
-    game_params: dict[str, Any], progress: Callable[[dict[str, Any]], None] | None = None
+    game_params: dict[str, Any], progress: Progress | None = None
 ) -> dict[str, Any]:
     """Value x remoteness over every stored position, every opening, the longest forced win
     with its line, and (on 5x5) the document's figures move by move."""
