@@ -70,14 +70,20 @@ DESIGNERS = {
     "interleave-4-groups": ("interleave", {"size": 4, "win": "groups"}),
     "interleave-5": ("interleave", {"size": 5}),
     "super-nonnect-3x3": ("super-nonnect", {}),
+    # the largest rectangle the compiled kernel takes (100 of its 128 cells; 3x4 has 144)
+    "super-nonnect-2x5": ("super-nonnect", {"a": 2, "b": 5}),
+    "super-nonnect-2x5-revised": ("super-nonnect", {"a": 2, "b": 5, "rule": "revised"}),
     "entropy-7x7": ("entropy", {"width": 7, "height": 7}),
 }
 #: Strengths (playouts a move) of the self-play runs, and games per strength.
 SELFPLAY_BUDGETS = [100, 400, 1600]
 SELFPLAY_GAMES = 24
 #: Fewer games where a game costs most (boards of 100+ plies).
-GAMES_BY_BOARD = {"control-7": 8, "entropy-7x7": 8}
-BUDGETS_BY_BOARD = {"control-7": [100, 400], "entropy-7x7": [100, 400]}
+GAMES_BY_BOARD = {"control-7": 8, "entropy-7x7": 8, "super-nonnect-2x5": 48,
+                  "super-nonnect-2x5-revised": 48}  # fmt: skip
+BUDGETS_BY_BOARD = {"control-7": [100, 400], "entropy-7x7": [100, 400],
+                    "super-nonnect-2x5": [100, 400, 1600, 6400],
+                    "super-nonnect-2x5-revised": [100, 400, 1600, 6400]}  # fmt: skip
 #: Budgets of the move-accuracy measurement, and positions sampled per board.
 ACCURACY_BUDGETS = [100, 400, 1600, 6400]
 ACCURACY_POSITIONS = 40
