@@ -23,7 +23,7 @@ from cgtapp.report.document import (
     verdict,
 )
 from cgtapp.report.figures import draw_positions, grouped_bars
-from cgtapp.report.selfplay import estimated_implications, selfplay_section
+from cgtapp.report.selfplay import estimated_implications, pie_section, selfplay_section
 from cgtapp.report.tables import count, pct, table
 
 SLUG = "interleave"
@@ -427,6 +427,7 @@ def build(ctx: ReportContext) -> list[str]:
         "",
     ]
     lines += selfplay_section("interleave", ctx)
+    lines += pie_section("interleave", ctx)
     lines += claims(ctx)
     lines += [APPENDIX, ""]
     lines += ["### Size 2: every pie setup", ""]
