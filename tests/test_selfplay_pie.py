@@ -136,3 +136,19 @@ def test_the_pie_section_says_estimated_with_intervals_and_the_calibration(tmp_p
     assert "verified" not in text
     assert pie_section("control", ctx) == []
     assert "## Estimated by self-play: the pie setups" in benchmark_page(folder)
+
+
+def test_the_pie_implication_is_estimated_and_quotes_the_calibration(tmp_path: Path):
+    from cgtapp.report.document import ReportContext
+    from cgtapp.report.selfplay import pie_implications
+
+    folder = tmp_path / "data" / "selfplay"
+    folder.mkdir(parents=True)
+    for size, exact in ((3, True), (4, False)):
+        (folder / f"pie-interleave-{size}.json").write_text(json.dumps(_pie_data(size, exact)))
+    (implication,) = pie_implications("interleave", ReportContext(out_dir=tmp_path))
+    assert implication.basis == "estimated"
+    assert "takes Red on 70.0% of random pie setups (95% interval 48.1% to 85.5%" in implication.en
+    assert "exact winner in 19 of 20" in implication.en
+    for number in ("70.0%", "48.1%", "85.5%", "19", "20"):
+        assert number in implication.ja

@@ -413,6 +413,45 @@ def pie_lines(folder: Path, game_name: str) -> list[str]:
     return lines
 
 
+def pie_implications(game_name: str, ctx: ReportContext) -> list[Implication]:
+    """Sentences of "What this means for the rules" for the pie setups of the boards nobody
+    has solved, per win condition at the strongest budget (labelled estimated), each followed
+    by the calibration on the solved board; every number also stands in :func:`pie_section`."""
+    folder = data_dir(ctx.out_dir) / SELFPLAY_DIR
+    stored = [d for d in _load(folder, "pie") if d["game"] == game_name]
+    calibrations = [d for d in stored if d["exact"]]
+    out = []
+    for data in (d for d in stored if not d["exact"]):
+        first = data["players"][0]
+        for win, levels in data["wins"].items():
+            top = levels[-1]["all"]
+            low, high = top["interval"]
+            interval = f"{pct(low)} to {pct(high)}"
+            en = (
+                f"Estimated: on {data['board']} (win={win}) a strong chooser takes {first} on "
+                f"{pct(top['share'])} of random pie setups (95% interval {interval}; "
+                f"{top['setups']} setups, stone counts weighted equally)"
+            )
+            ja = (
+                f"推定：{data['board']}（win={win}）のランダムなパイ配置{top['setups']}個で、"
+                f"強い選択者が{first}を取るのは{pct(top['share'])}（95%区間 {interval}）"
+            )
+            for solved in calibrations:
+                check = solved["wins"][win][-1]["all"] if win in solved["wins"] else None
+                if check is None:
+                    continue
+                en += (
+                    f"; on {solved['board']}, where every setup is solved, self-play's pick was "
+                    f"the exact winner in {check['agree']} of {check['setups']}"
+                )
+                ja += (
+                    f"。全配置が解決済みの{solved['board']}では、自己対戦の選択が正解と一致したのは"
+                    f"{check['setups']}個中{check['agree']}個"
+                )
+            out.append(Implication(en + ".", ja + "です。", "estimated"))
+    return out
+
+
 # ----------------------------------------------------------------------- benchmark page
 def benchmark_page(folder: Path) -> str:
     """benchmarks/SELFPLAY.md: playout speed against the kernels' node rate, the calibration

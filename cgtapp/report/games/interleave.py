@@ -23,7 +23,12 @@ from cgtapp.report.document import (
     verdict,
 )
 from cgtapp.report.figures import draw_positions, grouped_bars
-from cgtapp.report.selfplay import estimated_implications, pie_section, selfplay_section
+from cgtapp.report.selfplay import (
+    estimated_implications,
+    pie_implications,
+    pie_section,
+    selfplay_section,
+)
 from cgtapp.report.tables import count, pct, table
 
 SLUG = "interleave"
@@ -251,6 +256,7 @@ def build(ctx: ReportContext) -> list[str]:
                 "not yet estimated",
             ),
         ),
+        *pie_implications("interleave", ctx),
     ]
     questions = [
         Question(
