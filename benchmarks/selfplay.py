@@ -415,7 +415,7 @@ def run_speed(command: str) -> dict[str, Any]:
 PIE_STONES = {3: list(range(1, 19)), 4: [1, 2, 3, 4, 5, 6, 8, 10, 12, 15, 18, 21, 24, 28, 32, 36]}
 #: Random setups per stone count, self-play games per setup (the pick is their majority),
 #: and the budgets (playouts a move) of the games.
-PIE_SETUPS = 24
+PIE_SETUPS = {3: 24, 4: 48}
 PIE_GAMES = 3
 PIE_BUDGETS = [400, 1600]
 #: The turn model of the exact setup winners (the loser moves; the real game has no turns).
@@ -453,7 +453,7 @@ def run_pie(size: int, command: str, seed: int = 0) -> dict[str, Any]:
         )
         exact = WinnerSolver(game) if size in EXACT_SIZES else None
         for stones in PIE_STONES[size]:
-            for index in range(PIE_SETUPS):
+            for index in range(PIE_SETUPS[size]):
                 rng = random.Random(game_seed(seed, size * 1000 + stones, index))
                 red, black = random_setup(size, stones, rng)
                 position = game.position(red, black)
@@ -493,7 +493,7 @@ def run_pie(size: int, command: str, seed: int = 0) -> dict[str, Any]:
         "size": size,
         "turns": PIE_TURNS,
         "players": ["Red", "Black"],
-        "setups_per_stone_count": PIE_SETUPS,
+        "setups_per_stone_count": PIE_SETUPS[size],
         "games_per_setup": PIE_GAMES,
         "budgets": PIE_BUDGETS,
         "exact": size in EXACT_SIZES,
