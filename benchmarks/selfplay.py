@@ -90,8 +90,8 @@ DESIGNERS = {
 SELFPLAY_BUDGETS = [100, 400, 1600]
 SELFPLAY_GAMES = 24
 #: Fewer games where a game costs most (boards of 100+ plies).
-GAMES_BY_BOARD = {"control-7": 8, "entropy-7x7": 8, "super-nonnect-2x5": 48,
-                  "super-nonnect-2x5-revised": 48}  # fmt: skip
+GAMES_BY_BOARD = {"control-7": 8, "entropy-7x7": 8, "super-nonnect-2x5": 96,
+                  "super-nonnect-2x5-revised": 96}  # fmt: skip
 BUDGETS_BY_BOARD = {"control-7": [100, 400], "entropy-7x7": [100, 400],
                     "super-nonnect-2x5": [100, 400, 1600, 6400],
                     "super-nonnect-2x5-revised": [100, 400, 1600, 6400]}  # fmt: skip
