@@ -428,12 +428,12 @@ def pie_implications(game_name: str, ctx: ReportContext) -> list[Implication]:
             low, high = top["interval"]
             interval = f"{pct(low)} to {pct(high)}"
             en = (
-                f"Estimated: on {data['board']} (win={win}) a strong chooser takes {first} on "
+                f"Estimated: on {data['board']} (win={win}, turns={data['turns']}) a strong chooser takes {first} on "
                 f"{pct(top['share'])} of random pie setups (95% interval {interval}; "
                 f"{top['setups']} setups, stone counts weighted equally)"
             )
             ja = (
-                f"推定：{data['board']}（win={win}）のランダムなパイ配置{top['setups']}個で、"
+                f"推定：{data['board']}（win={win}, turns={data['turns']}）のランダムなパイ配置{top['setups']}個で、"
                 f"強い選択者が{first}を取るのは{pct(top['share'])}（95%区間 {interval}）"
             )
             for solved in calibrations:
