@@ -3,6 +3,7 @@ speed: the stored data behind the reports' "estimated" sections and benchmarks/S
 
     python benchmarks/selfplay.py calibrate [BOARD ...]   # solved boards: move accuracy, trend
     python benchmarks/selfplay.py balance [BOARD ...]     # designers' boards: self-play
+    python benchmarks/selfplay.py pie [SIZE ...]          # Interleave's pie setups (3, 4)
     python benchmarks/selfplay.py speed                   # playouts/s per core, kernel nodes/s
     python benchmarks/selfplay.py --markdown              # benchmarks/SELFPLAY.md from the JSON
 
@@ -31,11 +32,21 @@ from baseline_trees import provenance  # noqa: E402
 from cgt.errors import CGTError  # noqa: E402
 from cgt.protocol import Outcome  # noqa: E402
 from cgt.registry import load_game  # noqa: E402
+from proofs.interleave import WinnerSolver, board_string, random_setup  # noqa: E402
 from solvers.api import solve  # noqa: E402
 from solvers.kernels import plugin_of  # noqa: E402
 from solvers.player import playout_rules, search_move  # noqa: E402
 from solvers.playout import random_playouts_compiled, seed_state  # noqa: E402
-from solvers.selfplay import balance, stored_levels, wilson  # noqa: E402
+from solvers.selfplay import (  # noqa: E402
+    RecordStore,
+    balance,
+    game_seed,
+    majority,
+    pick_summary,
+    stored_levels,
+    wilson,
+    winners_of,
+)
 
 DATA = ROOT / "reports" / "data" / "selfplay"
 PAGE = ROOT / "benchmarks" / "SELFPLAY.md"
@@ -70,14 +81,20 @@ DESIGNERS = {
     "interleave-4-groups": ("interleave", {"size": 4, "win": "groups"}),
     "interleave-5": ("interleave", {"size": 5}),
     "super-nonnect-3x3": ("super-nonnect", {}),
+    # the largest rectangle the compiled kernel takes (100 of its 128 cells; 3x4 has 144)
+    "super-nonnect-2x5": ("super-nonnect", {"a": 2, "b": 5}),
+    "super-nonnect-2x5-revised": ("super-nonnect", {"a": 2, "b": 5, "rule": "revised"}),
     "entropy-7x7": ("entropy", {"width": 7, "height": 7}),
 }
 #: Strengths (playouts a move) of the self-play runs, and games per strength.
 SELFPLAY_BUDGETS = [100, 400, 1600]
 SELFPLAY_GAMES = 24
 #: Fewer games where a game costs most (boards of 100+ plies).
-GAMES_BY_BOARD = {"control-7": 8, "entropy-7x7": 8}
-BUDGETS_BY_BOARD = {"control-7": [100, 400], "entropy-7x7": [100, 400]}
+GAMES_BY_BOARD = {"control-7": 8, "entropy-7x7": 8, "super-nonnect-2x5": 96,
+                  "super-nonnect-2x5-revised": 96}  # fmt: skip
+BUDGETS_BY_BOARD = {"control-7": [100, 400], "entropy-7x7": [100, 400],
+                    "super-nonnect-2x5": [100, 400, 1600, 6400],
+                    "super-nonnect-2x5-revised": [100, 400, 1600, 6400]}  # fmt: skip
 #: Budgets of the move-accuracy measurement, and positions sampled per board.
 ACCURACY_BUDGETS = [100, 400, 1600, 6400]
 ACCURACY_POSITIONS = 40
@@ -392,6 +409,105 @@ def run_speed(command: str) -> dict[str, Any]:
     return data
 
 
+# ------------------------------------------------------------------ Interleave's pie
+#: Interleave's pie setups: board size -> stone counts sampled. Size 3 has every setup's
+#: exact winner (the calibration); size 4 is the designers' board.
+PIE_STONES = {3: list(range(1, 19)), 4: [1, 2, 3, 4, 5, 6, 8, 10, 12, 15, 18, 21, 24, 28, 32, 36]}
+#: Random setups per stone count, self-play games per setup (the pick is their majority),
+#: and the budgets (playouts a move) of the games.
+PIE_SETUPS = {3: 24, 4: 48}
+PIE_GAMES = 3
+PIE_BUDGETS = [400, 1600]
+#: The turn model of the exact setup winners (the loser moves; the real game has no turns).
+PIE_TURNS = "loser"
+EXACT_SETUPS = ROOT / "reports" / "data" / "interleave-size-3-setups.json"
+
+
+def exact_red_shares(win: str) -> dict[int, dict[str, int]]:
+    """Per stone count, the size-3 pie setups (every placement with a black stone) and how
+    many Red wins, from the stored exact sweep."""
+    by_stones = json.loads(EXACT_SETUPS.read_text())["results"][win]["by_stones"]
+    shares: dict[int, dict[str, int]] = {}
+    for row in by_stones:
+        if row["black_stones"] == 0:
+            continue
+        stones = row["red_stones"] + row["black_stones"]
+        entry = shares.setdefault(stones, {"setups": 0, "red_wins": 0})
+        entry["setups"] += row["setups"]
+        entry["red_wins"] += row["red_wins"]
+    return shares
+
+
+def run_pie(size: int, command: str, seed: int = 0) -> dict[str, Any]:
+    """Random pie setups of each stone count, each played out by self-play ``PIE_GAMES``
+    times per budget under both win conditions; the pick (the colour a strong chooser
+    takes) is the majority winner. On size 3 every pick is judged against the setup's exact
+    winner. Every setup's games are stored as they end (the run resumes)."""
+    started = time.process_time()
+    per_win: dict[str, Any] = {}
+    for win in ("stones", "groups"):
+        game = load_game("interleave", size=size, win=win, turns=PIE_TURNS)
+        store = RecordStore(
+            DATA / "games" / f"pie-interleave-{size}-{win}.jsonl",
+            {"game": game.name, "params": game.parameters, "seed": seed, "games": PIE_GAMES},
+        )
+        exact = WinnerSolver(game) if size in EXACT_SIZES else None
+        for stones in PIE_STONES[size]:
+            for index in range(PIE_SETUPS[size]):
+                rng = random.Random(game_seed(seed, size * 1000 + stones, index))
+                red, black = random_setup(size, stones, rng)
+                position = game.position(red, black)
+                for playouts in PIE_BUDGETS:
+                    key = f"{stones}:{index}:{playouts}"
+                    if key in store.records:
+                        continue
+                    seeds = [
+                        game_seed(seed, playouts, (stones * 1000 + index) * 100 + g)
+                        for g in range(PIE_GAMES)
+                    ]
+                    winners = winners_of(game, position, playouts, seeds)
+                    store.add({
+                        "key": key, "stones": stones, "index": index, "playouts": playouts,
+                        "setup": board_string(size, red, black), "winners": winners,
+                        "pick": majority(winners),
+                        "exact": None if exact is None else exact.winner(position),
+                    })  # fmt: skip
+            print(f"interleave-{size} win={win}: {stones} stones", file=sys.stderr, flush=True)
+        exact_shares = exact_red_shares(win) if size in EXACT_SIZES else {}
+        levels = []
+        for playouts in PIE_BUDGETS:
+            rows = [r for r in store.records.values() if r["playouts"] == playouts]
+            by_stones = []
+            for stones in PIE_STONES[size]:
+                row = {"stones": stones, **pick_summary(r for r in rows if r["stones"] == stones)}
+                if stones in exact_shares:
+                    every = exact_shares[stones]
+                    row["exact_share_every_setup"] = round(every["red_wins"] / every["setups"], 4)
+                by_stones.append(row)
+            levels.append({"playouts": playouts, "all": pick_summary(rows), "by_stones": by_stones})
+        per_win[win] = levels
+    data = {
+        **head(command),
+        "board": f"interleave-{size}",
+        "game": "interleave",
+        "size": size,
+        "turns": PIE_TURNS,
+        "players": ["Red", "Black"],
+        "setups_per_stone_count": PIE_SETUPS[size],
+        "games_per_setup": PIE_GAMES,
+        "budgets": PIE_BUDGETS,
+        "exact": size in EXACT_SIZES,
+        "wins": per_win,
+        "cpu_seconds_this_run": round(time.process_time() - started, 1),
+    }
+    _write(DATA / f"pie-interleave-{size}.json", data)
+    return data
+
+
+#: Sizes whose every setup the exact sweep solved (reports/data/interleave-size-3-setups.json).
+EXACT_SIZES = (3,)
+
+
 # ------------------------------------------------------------------------- the page
 def markdown() -> str:
     """benchmarks/SELFPLAY.md from the stored JSON (the same bytes every time)."""
@@ -402,7 +518,9 @@ def markdown() -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("what", nargs="?", choices=["calibrate", "balance", "speed", "summary"])
+    parser.add_argument(
+        "what", nargs="?", choices=["calibrate", "balance", "speed", "summary", "pie"]
+    )
     parser.add_argument("boards", nargs="*")
     parser.add_argument("--markdown", action="store_true", help="Write benchmarks/SELFPLAY.md.")
     args = parser.parse_args()
@@ -417,6 +535,9 @@ def main() -> None:
     elif args.what == "summary":  # the designers' boards' games stored so far, none played
         for name in args.boards or list(DESIGNERS):
             run_selfplay(name, command, play=False)
+    elif args.what == "pie":
+        for size in args.boards or [str(size) for size in PIE_STONES]:
+            run_pie(int(size), command)
     elif args.what == "speed":
         run_speed(command)
     if args.markdown:

@@ -100,6 +100,22 @@ def sample_boards(size: int, count: int, seed: int = 0) -> Iterator[tuple[int, i
         yield red, black
 
 
+def random_setup(size: int, stones: int, rng: random.Random) -> tuple[int, int]:
+    """A pie setup of exactly ``stones`` stones drawn uniformly among all of them (cells
+    uniform, each stone's colour uniform, redrawn until one is black): the distribution
+    over which the exact counts of every setup give each colour's share."""
+    cells = hex_board(size).size
+    if not 1 <= stones <= cells:
+        raise ParameterError(f"a size-{size} setup has 1 to {cells} stones, got {stones}")
+    while True:
+        chosen = rng.sample(range(cells), stones)
+        colours = [rng.randrange(2) for _ in chosen]
+        if BLACK in colours:
+            red = sum(1 << c for c, k in zip(chosen, colours) if k == RED)
+            black = sum(1 << c for c, k in zip(chosen, colours) if k == BLACK)
+            return red, black
+
+
 def canonical_board(size: int, red: int, black: int) -> tuple[int, int]:
     """Smallest (red, black) among the 12 symmetric images."""
     board = hex_board(size)

@@ -277,3 +277,91 @@ def balance(
                     progress({"phase": "self-play", "playouts": playouts, "games": done})
         levels.append(summarise(playouts, (games_store.records[(playouts, s)] for s in seeds)))
     return levels
+
+
+# ------------------------------------------------------------------ picks over setups
+def winners_of(
+    game: Game[Any, Any], position: Any, playouts: int, seeds: Iterable[int]
+) -> list[int | None]:
+    """The winner (player index, None for a draw or a capped game) of one self-play game per
+    seed from ``position``."""
+    return [play_game(game, position, playouts, seed).winner for seed in seeds]
+
+
+def majority(winners: list[int | None]) -> int | None:
+    """The player who won most of ``winners`` (None on a tie or when draws are most)."""
+    counts = Counter(winners)
+    ranked = counts.most_common()
+    if not ranked or (len(ranked) > 1 and ranked[0][1] == ranked[1][1]):
+        return None
+    return ranked[0][0]
+
+
+class RecordStore:
+    """A JSON-lines file of records keyed by a string: a header line (checked when the file
+    is read again), then one record per line, appended and flushed as each is found, so a
+    stopped run resumes without redoing one."""
+
+    def __init__(self, path: Path, header: dict[str, Any]) -> None:
+        self.path = path
+        self.header = json.loads(json.dumps(header))
+        self.records: dict[str, dict[str, Any]] = {}
+        if not path.exists():
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_text(json.dumps({"header": self.header}) + "\n")
+            except OSError as exc:
+                raise CGTError(f"cannot write the record store {path}: {exc.strerror}") from None
+            return
+        try:
+            lines = path.read_text().splitlines()
+            header_found = json.loads(lines[0])["header"] if lines else None
+        except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError):
+            header_found = None
+        if header_found != self.header:
+            raise CGTError(f"{path} is not a record store of {self.header}")
+        for number, line in enumerate(lines[1:], start=2):
+            try:
+                record = json.loads(line)
+                self.records[str(record["key"])] = record
+            except (ValueError, KeyError, TypeError):
+                if number == len(lines):
+                    continue  # a line cut short by an interruption: that record is redone
+                raise CGTError(f"{path} line {number} is not a record") from None
+
+    def add(self, record: dict[str, Any]) -> None:
+        self.records[str(record["key"])] = record
+        with self.path.open("a") as stream:
+            stream.write(json.dumps(record, sort_keys=True) + "\n")
+            stream.flush()
+
+
+def pick_summary(records: Iterable[dict[str, Any]], player: int = 0) -> dict[str, Any]:
+    """Over setups (records with ``pick``, and ``exact`` where the exact winner is known):
+    how many self-play gives to ``player`` (the share a strong chooser would take with
+    that player, with its 95% Wilson interval), how many it leaves undecided, and where the
+    exact winner is known how often the pick is the exact one."""
+    rows = list(records)
+    taken = sum(1 for r in rows if r["pick"] == player)
+    undecided = sum(1 for r in rows if r["pick"] is None)
+    low, high = wilson(taken, len(rows))
+    summary: dict[str, Any] = {
+        "setups": len(rows),
+        "player_picks": taken,
+        "other_picks": len(rows) - taken - undecided,
+        "undecided": undecided,
+        "share": round(taken / len(rows), 4) if rows else None,
+        "interval": [round(low, 4), round(high, 4)],
+    }
+    judged = [r for r in rows if r.get("exact") is not None]
+    if judged:
+        agree = sum(1 for r in judged if r["pick"] == r["exact"])
+        exact_taken = sum(1 for r in judged if r["exact"] == player)
+        low, high = wilson(agree, len(judged))
+        summary.update(
+            exact_player_wins=exact_taken,
+            agree=agree,
+            agreement=round(agree / len(judged), 4),
+            agreement_interval=[round(low, 4), round(high, 4)],
+        )
+    return summary

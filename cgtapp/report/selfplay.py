@@ -291,6 +291,167 @@ def estimated_implications(
     return out
 
 
+# ------------------------------------------------------------------- pie setups
+PIE_HEADER = [
+    "stones in the setup",
+    "setups",
+    "first colour's picks",
+    "first colour's share (95% interval)",
+    "a strong chooser takes",
+]
+PIE_EXACT_HEADER = [
+    "exact first colour's share, every setup of this count (exact winner first colour in the sample)",
+    "picks equal to the exact winner",
+]
+
+
+def _chooser(row: dict[str, Any], players: list[str]) -> str:
+    """The colour a strong chooser takes on most setups, where the interval says so."""
+    low, high = row["interval"]
+    if low > 0.5:
+        return f"{players[0]} (most setups)"
+    if high < 0.5:
+        return f"{players[1]} (most setups)"
+    return "either (the interval holds 50%)"
+
+
+def pie_rows(data: dict[str, Any], level: dict[str, Any]) -> list[list[Any]]:
+    players = data["players"]
+    rows = []
+    for row in level["by_stones"]:
+        low, high = row["interval"]
+        cells = [
+            row["stones"],
+            row["setups"],
+            row["player_picks"],
+            f"{pct(row['share'])} ({pct(low)} to {pct(high)})",
+            _chooser(row, players),
+        ]
+        if data["exact"]:
+            cells += [
+                f"{pct(row.get('exact_share_every_setup'))} (sampled: {row['exact_player_wins']} "
+                f"of {row['setups']})",
+                f"{row['agree']} of {row['setups']}",
+            ]
+        rows.append(cells)
+    return rows
+
+
+def pie_calibration_line(data: dict[str, Any], win: str) -> str:
+    """How often self-play's pick was the setup's exact winner, by budget."""
+    parts = []
+    for level in data["wins"][win]:
+        summary = level["all"]
+        low, high = summary["agreement_interval"]
+        parts.append(
+            f"{summary['agree']} of {summary['setups']} at {level['playouts']:,} playouts a move "
+            f"({pct(summary['agreement'])}, 95% interval {pct(low)} to {pct(high)})"
+        )
+    return (
+        f"Calibration (win={win}): self-play's pick was the exact winner of the setup in "
+        + "; ".join(parts)
+        + "."
+    )
+
+
+def pie_section(game_name: str, ctx: ReportContext) -> list[str]:
+    """Markdown lines of the game's pie setups under self-play (``pie-*.json``): per board
+    size and win condition, per stone count, the share of random setups self-play gives the
+    first colour (the colour a strong chooser takes there), with its interval; on a board
+    whose every setup is solved, beside each row the exact share and how often the pick was
+    the exact winner."""
+    return pie_lines(data_dir(ctx.out_dir) / SELFPLAY_DIR, game_name)
+
+
+def pie_lines(folder: Path, game_name: str) -> list[str]:
+    """The lines of :func:`pie_section` from the JSON in ``folder``."""
+    stored = [d for d in _load(folder, "pie") if d["game"] == game_name]
+    if not stored:
+        return []
+    first = stored[0]["players"][0]
+    lines = [
+        "## Estimated by self-play: the pie setups by stone count",
+        "",
+        f"Random pie setups of each stone count (cells and colours uniform, at least one black "
+        f"stone), each played out by the Monte-Carlo player on both sides; the colour that "
+        f"wins most of the games is self-play's pick, the colour a strong chooser takes. The "
+        f"share of setups picked for {first} is estimated, with its 95% Wilson interval over "
+        f"the setups sampled; on the board whose every setup is solved, each pick is judged "
+        f"against the setup's exact winner (the calibration).",
+        "",
+    ]
+    for data in sorted(stored, key=lambda d: (not d["exact"], d["size"])):
+        for win, levels in data["wins"].items():
+            top = levels[-1]
+            label = "solved: calibration" if data["exact"] else "estimated"
+            lines += [
+                f"### {data['board']}, win={win}, turns={data['turns']} ({label})",
+                "",
+                f"{data['setups_per_stone_count']} setups per stone count, "
+                f"{data['games_per_setup']} games per setup at {top['playouts']:,} playouts a "
+                f"move.",
+                "",
+            ]
+            header = PIE_HEADER + (PIE_EXACT_HEADER if data["exact"] else [])
+            header = [h.replace("first colour", first) for h in header]
+            lines += table(header, pie_rows(data, top))
+            overall = top["all"]
+            low, high = overall["interval"]
+            lines += [
+                "",
+                f"Estimated over all {overall['setups']} setups sampled: {first} is picked in "
+                f"{overall['player_picks']} ({pct(overall['share'])}, 95% interval {pct(low)} "
+                f"to {pct(high)}; the stone counts are weighted equally).",
+            ]
+            if data["exact"]:
+                lines.append(pie_calibration_line(data, win))
+            lines.append("")
+        lines += [
+            f"Data: `{data['command']}`, {data['date']}, commit {data['commit']}.",
+            "",
+        ]
+    return lines
+
+
+def pie_implications(game_name: str, ctx: ReportContext) -> list[Implication]:
+    """Sentences of "What this means for the rules" for the pie setups of the boards nobody
+    has solved, per win condition at the strongest budget (labelled estimated), each followed
+    by the calibration on the solved board; every number also stands in :func:`pie_section`."""
+    folder = data_dir(ctx.out_dir) / SELFPLAY_DIR
+    stored = [d for d in _load(folder, "pie") if d["game"] == game_name]
+    calibrations = [d for d in stored if d["exact"]]
+    out = []
+    for data in (d for d in stored if not d["exact"]):
+        first = data["players"][0]
+        for win, levels in data["wins"].items():
+            top = levels[-1]["all"]
+            low, high = top["interval"]
+            interval = f"{pct(low)} to {pct(high)}"
+            en = (
+                f"Estimated: on {data['board']} (win={win}, turns={data['turns']}) a strong chooser takes {first} on "
+                f"{pct(top['share'])} of random pie setups (95% interval {interval}; "
+                f"{top['setups']} setups, stone counts weighted equally)"
+            )
+            ja = (
+                f"推定：{data['board']}（win={win}, turns={data['turns']}）のランダムなパイ配置{top['setups']}個で、"
+                f"強い選択者が{first}を取るのは{pct(top['share'])}（95%区間 {interval}）"
+            )
+            for solved in calibrations:
+                check = solved["wins"][win][-1]["all"] if win in solved["wins"] else None
+                if check is None:
+                    continue
+                en += (
+                    f"; on {solved['board']}, where every setup is solved, self-play's pick was "
+                    f"the exact winner in {check['agree']} of {check['setups']}"
+                )
+                ja += (
+                    f"。全配置が解決済みの{solved['board']}では、自己対戦の選択が正解と一致したのは"
+                    f"{check['setups']}個中{check['agree']}個"
+                )
+            out.append(Implication(en + ".", ja + "です。", "estimated"))
+    return out
+
+
 # ----------------------------------------------------------------------- benchmark page
 def benchmark_page(folder: Path) -> str:
     """benchmarks/SELFPLAY.md: playout speed against the kernels' node rate, the calibration
@@ -357,4 +518,6 @@ def benchmark_page(folder: Path) -> str:
             lines += table(LEVEL_HEADER, level_rows(data["levels"]))
             lines += ["", estimate_sentence(data), *completeness(data), ""]
         lines += [*provenance_lines(boards), ""]
+    for game_name in sorted({d["game"] for d in _load(folder, "pie")}):
+        lines += pie_lines(folder, game_name)
     return "\n".join(lines).rstrip() + "\n"

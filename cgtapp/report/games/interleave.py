@@ -23,7 +23,12 @@ from cgtapp.report.document import (
     verdict,
 )
 from cgtapp.report.figures import draw_positions, grouped_bars
-from cgtapp.report.selfplay import estimated_implications, selfplay_section
+from cgtapp.report.selfplay import (
+    estimated_implications,
+    pie_implications,
+    pie_section,
+    selfplay_section,
+)
 from cgtapp.report.tables import count, pct, table
 
 SLUG = "interleave"
@@ -251,6 +256,7 @@ def build(ctx: ReportContext) -> list[str]:
                 "not yet estimated",
             ),
         ),
+        *pie_implications("interleave", ctx),
     ]
     questions = [
         Question(
@@ -427,6 +433,7 @@ def build(ctx: ReportContext) -> list[str]:
         "",
     ]
     lines += selfplay_section("interleave", ctx)
+    lines += pie_section("interleave", ctx)
     lines += claims(ctx)
     lines += [APPENDIX, ""]
     lines += ["### Size 2: every pie setup", ""]

@@ -27,7 +27,7 @@ from cgtapp.report.document import (
     verdict,
 )
 from cgtapp.report.figures import NO_MOVE_COLOUR, OUTCOME_COLOURS, draw_positions, value_maps
-from cgtapp.report.selfplay import selfplay_section
+from cgtapp.report.selfplay import estimated_implications, selfplay_section
 from cgtapp.report.tables import count, moves_list, table
 
 SLUG = "super-nonnect"
@@ -324,6 +324,16 @@ def build(ctx: ReportContext) -> list[str]:
             + ("。これは戻りの戦略の初手そのものです" if same_start else "")
             + "）。先手の勝ちをなくすには改訂ルールだけでは足りません。",
             "exact",
+        ),
+        *estimated_implications(
+            "super-nonnect",
+            ctx,
+            ["super-nonnect-2x5", "super-nonnect-2x5-revised"],
+            Implication(
+                "On a board larger than 3x3 neither rule is estimated yet.",
+                "3x3より大きい盤では、どちらのルールもまだ推定していません。",
+                "not yet estimated",
+            ),
         ),
     ]
     tried = sum(len(e["same_up_to_symmetry"]) for e in three["openings"].values())
