@@ -100,6 +100,11 @@ def frontier_table(folder: Path = OUT) -> list[str]:
         if "runs" in record:  # an interrupt-and-resume record (benchmarks/resume_demo.py)
             resumed.append(resume_sentence(record))
             continue
+        if "earlier_status" in record:  # runs whose database was lost (before the ledger)
+            from cgtapp.report.data import history_summary
+
+            resumed.append(f"{record['board']}: {history_summary(record)}")
+            continue
         if "first_split_ply" in record:  # where the board splits (benchmarks/control_regions.py)
             from cgtapp.report.data import regions_summary
 

@@ -428,3 +428,21 @@ def test_a_ledger_carries_proven_jobs_to_a_fresh_database(
     assert solved and set(solved) <= {row["key"] for row in store.ledger()}  # same key text
     assert not proven_before & set(solved)
     assert status.root == Outcome.DRAW  # retrograde's value of tic-tac-toe
+
+
+def test_a_board_whose_jobs_were_lost_says_so_with_the_earlier_numbers() -> None:
+    """The Control size-4 page quotes the earlier runs' stored status (the jobs proven before
+    the ledger, lost with their database) beside the frontier that starts again."""
+    import json
+
+    from cgtapp.report.data import history_summary
+
+    root = Path(__file__).resolve().parent.parent / "reports"
+    record = json.loads((root / "data/frontier/control-4-history.json").read_text())
+    sentence = history_summary(record)
+    earlier = record["earlier_status"]
+    assert f"{earlier['proven']:,} of {earlier['jobs']:,} jobs" in sentence
+    assert record["earlier_run"]["commit"] in sentence
+    assert sentence in (root / "control.md").read_text()
+    ledger = root / "data/frontier/control-4-jobs.jsonl.gz"
+    assert ledger.exists()

@@ -200,8 +200,26 @@ def regions_summary(record: dict[str, Any]) -> str:
     )
 
 
+def history_summary(record: dict[str, Any]) -> str:
+    """One sentence on earlier runs of a board whose proven jobs were lost with their
+    database, before the jobs were kept in a ledger beside the reports."""
+    st, run = record["earlier_status"], record["earlier_run"]
+    return (
+        f"Earlier runs proved {st['proven']:,} of {st['jobs']:,} jobs ({st['won']:,} won, "
+        f"{st['lost']:,} lost; {st['nodes']:,} nodes in {st['seconds']:,.0f} s of job time) "
+        f"by {run['date']} (commit {run['commit']}); those jobs were lost with "
+        f"{record['lost_with']}, so the frontier above starts again. From "
+        f"{record['ledger_from']} every job is kept in `{record['ledger']}`, and a run on any "
+        "machine resumes from it."
+    )
+
+
 #: Records quoted with their board's frontier record, by the suffix of their file name.
-FRONTIER_NOTES = {"-resume": resume_summary, "-regions": regions_summary}
+FRONTIER_NOTES = {
+    "-resume": resume_summary,
+    "-regions": regions_summary,
+    "-history": history_summary,
+}
 
 
 def frontier_attempts(out_dir: Path) -> list[dict[str, Any]]:
