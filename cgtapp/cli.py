@@ -22,6 +22,7 @@ from cgt.registry import game_class, game_names, load_plugin
 from cgtapp.commands.bounds import SECONDS
 from cgtapp.commands.options import (
     EXIT_INTERRUPTED,
+    db_option,
     emit_json,
     make_game,
     param_option,
@@ -171,12 +172,7 @@ def show_command(game_name: str, position: str | None, params: tuple[str, ...]) 
     help="Store the solved positions in the solution database (--solver compiled on entropy "
     "and interleave: the whole solved space, in a packed file beside the database).",
 )
-@click.option(
-    "--db",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=None,
-    help="Solution database file (default $CGT_DB or ~/.cache/cgt/solutions.sqlite).",
-)
+@db_option
 @click.option(
     "--tiers-dir",
     "tier_dir",
@@ -367,12 +363,7 @@ def solve_command(
 @click.argument("game_name", metavar="GAME")
 @click.argument("position", required=False)
 @param_option
-@click.option(
-    "--db",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=None,
-    help="Solution database file (default $CGT_DB or ~/.cache/cgt/solutions.sqlite).",
-)
+@db_option
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def query_command(
     game_name: str, position: str | None, params: tuple[str, ...], db: Path | None, as_json: bool

@@ -15,13 +15,7 @@ from typing import Any
 import click
 
 from cgt.errors import CGTError
-
-db_option = click.option(
-    "--db",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=None,
-    help="Solution database file (default $CGT_DB or ~/.cache/cgt/solutions.sqlite).",
-)
+from cgtapp.commands.options import db_option
 
 
 def database_listing(db: Path | None) -> dict[str, Any]:

@@ -17,7 +17,7 @@ from typing import Any
 import click
 
 from cgt.errors import ParameterError
-from cgtapp.commands.options import make_game, param_option
+from cgtapp.commands.options import db_option, make_game, param_option
 from cgtapp.commands.strategy import strategy_option
 
 #: Longest solve budget a position may get (the server solves one position at a time).
@@ -91,12 +91,7 @@ def finite_budget(ctx: click.Context, param: click.Parameter, value: float) -> f
     show_default=True,
     help="Seconds a position without a stored solution may take to solve.",
 )
-@click.option(
-    "--db",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=None,
-    help="Solution database (default $CGT_DB or ~/.cache/cgt/solutions.sqlite).",
-)
+@db_option
 @click.option(
     "--reports",
     "reports_dir",

@@ -10,6 +10,7 @@ import click
 from cgt.errors import EXIT_STOPPED, CGTError
 from cgt.progress import StderrProgress
 from cgtapp.commands.bounds import SECONDS
+from cgtapp.commands.options import db_option
 
 
 @click.command("frontier")
@@ -66,12 +67,7 @@ from cgtapp.commands.bounds import SECONDS
 @click.option("--tt-entries", type=click.IntRange(min=2), default=None)
 @click.option("--no-symmetry", is_flag=True, help="Do not merge symmetric positions.")
 @click.option("--status", "status_only", is_flag=True, help="Only show the frontier; run nothing.")
-@click.option(
-    "--db",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=None,
-    help="Solution database (default $CGT_DB or ~/.cache/cgt/solutions.sqlite).",
-)
+@db_option
 @click.option(
     "--strategies",
     "strategy_dir",

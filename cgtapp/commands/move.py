@@ -7,8 +7,7 @@ from pathlib import Path
 import click
 
 from cgt.errors import ParameterError
-from cgtapp.commands.db import db_option
-from cgtapp.commands.options import param_option
+from cgtapp.commands.options import db_option, param_option
 from cgtapp.commands.strategy import strategy_option
 from solvers.player import DEFAULT_PLAYOUTS, MoveChoice
 

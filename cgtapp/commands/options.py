@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import click
@@ -55,3 +56,11 @@ param_option = click.option(
 
 def emit_json(data: Any) -> None:
     click.echo(json.dumps(data, indent=2, default=str))
+
+
+db_option = click.option(
+    "--db",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Solution database file (default $CGT_DB or ~/.cache/cgt/solutions.sqlite).",
+)
