@@ -32,28 +32,20 @@ CONNECT_FOUR = ROOT / "docs" / "connect_four.py"
 @pytest.fixture(autouse=True, scope="module")
 def _only_this_module_sees_connect_four() -> Any:
     """Connect Four registers its game and plug-in when loaded; other test modules list the
-    registered games and plug-ins, so both registries are put back after this module."""
+    registered games and plug-ins, so what this module added is taken out afterwards (only
+    that: a built-in game imported meanwhile registered itself once and for all)."""
     from cgt import registry
     from solvers import kernels
 
-    saved = (
-        dict(registry._REGISTRY),
-        list(kernels.PLUGINS),
-        dict(kernels.KERNELS),
-        dict(kernels.KERNEL_CLASSES),
-        dict(kernels.PLAYOUTS),
-    )
+    games_before = set(registry._REGISTRY) | set(registry.BUILTIN_GAMES)
+    plugins_before = list(kernels.PLUGINS)
     yield
-    for current, before in zip(
-        (registry._REGISTRY, kernels.PLUGINS, kernels.KERNELS, kernels.KERNEL_CLASSES,
-         kernels.PLAYOUTS),
-        saved,
-    ):  # fmt: skip
-        if isinstance(current, list):
-            current[:] = before
-        else:
-            current.clear()
-            current.update(before)
+    for name in set(registry._REGISTRY) - games_before:
+        del registry._REGISTRY[name]
+    for plugin in [p for p in kernels.PLUGINS if p not in plugins_before]:
+        kernels.PLUGINS.remove(plugin)
+        for index in (kernels.KERNELS, kernels.KERNEL_CLASSES, kernels.PLAYOUTS):
+            index.pop(plugin.game, None)
     sys.modules.pop("cgt_plugin_connect_four", None)
 
 
