@@ -35,6 +35,7 @@ from solvers.engine_search import (
     C_ETC,
     C_HISTORY,
     C_HORIZON,
+    C_IDENTITY_WORDS,
     C_INDEX_SCALE,
     C_MAX_PLY,
     C_MOVE_CODES,
@@ -114,6 +115,7 @@ class EngineKernel(CompiledKernel):
         ctl[C_PREFETCH] = int(prefetch)
         ctl[C_CYCLIC] = int(not game.acyclic)
         ctl[C_ALTERNATING] = int(rules.alternating)
+        ctl[C_IDENTITY_WORDS] = rules.identity_words or rules.words
         ctl[C_MOVE_CODES] = move_codes
         ctl[C_INDEX_SCALE] = 1 << max(1, (rules.max_moves - 1).bit_length())
         ctl[S_NODE_LIMIT] = NO_NODE_LIMIT

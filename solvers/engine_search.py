@@ -121,6 +121,8 @@ C_MOVE_CODES = 9
 C_INDEX_SCALE = 10
 #: 1: the players alternate at every move (children's entries may be read by the parent)
 C_ALTERNATING = 11
+#: the first words of a state that name the position (a repetition compares these)
+C_IDENTITY_WORDS = 12
 S_SETTLED = 26
 S_ETC_CUTOFFS = 27
 #: 1 when the root's result was flagged (it depended on a repetition or the horizon)
@@ -255,7 +257,7 @@ def search(
                 repeated = False
                 for p in range(ply - 1, -1, -1):
                     same = True
-                    for w in range(state.shape[0]):
+                    for w in range(ctl[C_IDENTITY_WORDS]):
                         if states[p, w] != state[w]:
                             same = False
                             break

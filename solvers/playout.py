@@ -100,6 +100,9 @@ class PlayoutRules:
     move_codes: int = 0
     #: True when every move hands the turn to the other player
     alternating: bool = False
+    #: the first words of a state that name the position (the rest kept for speed, such as
+    #: counts updated move by move); 0: every word
+    identity_words: int = 0
 
     def hooks(self) -> dict[str, Any]:
         """The compiled functions the engine is specialised for, by hook name."""
