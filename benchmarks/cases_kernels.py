@@ -92,8 +92,8 @@ def _control_node_rate(size: int, opening: str, nodes: int) -> dict[str, Any]:
     """A fixed workload: the first ``nodes`` nodes of the value-mode alpha-beta after
     ``opening`` (deterministic, so the rate compares across versions and machines)."""
     from cgt.games.control import Control
+    from solvers.kernel_table import INFINITY, S_ABORTED, S_NEW_STORES, S_NODE_LIMIT, S_NODES
     from solvers.kernels.control import ControlKernel, warm_up
-    from solvers.kernels.table import INFINITY, S_ABORTED, S_NEW_STORES, S_NODE_LIMIT, S_NODES
 
     compile_seconds = warm_up()
     game = Control(size=size)

@@ -76,7 +76,7 @@ def _calls(kernel: Any, module: Any, nodes: int) -> int | None:
 
 def _search(module: Any, game: Any, position: Any, budget: int, **options: Any) -> dict[str, Any]:
     """One search of ``position`` with a fresh table within ``budget`` nodes."""
-    from solvers.kernels.table import INFINITY, S_ABORTED, S_NODE_LIMIT, S_NODES
+    from solvers.kernel_table import INFINITY, S_ABORTED, S_NODE_LIMIT, S_NODES
 
     kernel = module.LagKernel(game, tt_entries=TT_ENTRIES, **options)
     kernel.ctl[S_NODE_LIMIT] = budget
@@ -111,7 +111,7 @@ def _size3(module: Any, goal: str, **options: Any) -> dict[str, Any]:
 
 
 def _solves(module: Any, game: Any, positions: list[Any], **options: Any) -> dict[str, Any]:
-    from solvers.kernels.table import NO_NODE_LIMIT
+    from solvers.kernel_table import NO_NODE_LIMIT
 
     runs = [_search(module, game, p, NO_NODE_LIMIT, **options) for p in positions]
     return {

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from solvers.kernels.table import I64, U64
+from solvers.kernel_table import I64, U64
 
 _U0 = np.uint64(0)
 

@@ -103,11 +103,15 @@ class PlayoutRules:
     #: the first words of a state that name the position (the rest kept for speed, such as
     #: counts updated move by move); 0: every word
     identity_words: int = 0
+    #: False when the functions need no numba reference counting (no slicing, no allocation):
+    #: the engine then runs without it, faster
+    nrt: bool = True
 
     def hooks(self) -> dict[str, Any]:
         """The compiled functions the engine is specialised for, by hook name."""
         names = ("generate", "final", "play", "mover", "key", "child_key", "order")
-        return {name: getattr(self, name) for name in (*names, "move_to_key", "move_from_key")}
+        hooks = {name: getattr(self, name) for name in (*names, "move_to_key", "move_from_key")}
+        return {**hooks, "nrt": self.nrt}
 
 
 # ----------------------------------------------------------------------- random numbers

@@ -22,15 +22,7 @@ import numpy as np
 import pytest
 
 from cgt.games.lag import Lag
-from solvers.kernels.lag import (
-    C_BUCKET_MASK,
-    C_HORIZON,
-    LagKernel,
-    image_tables,
-    root_key,
-    warm_up,
-)
-from solvers.kernels.table import (
+from solvers.kernel_table import (
     BIG,
     INFINITY,
     LOWER,
@@ -38,6 +30,14 @@ from solvers.kernels.table import (
     S_NODE_LIMIT,
     bucket_base,
     store,
+)
+from solvers.kernels.lag import (
+    C_BUCKET_MASK,
+    C_HORIZON,
+    LagKernel,
+    image_tables,
+    root_key,
+    warm_up,
 )
 from solvers.retrograde import retrograde
 from tests.test_kernels_lag import (

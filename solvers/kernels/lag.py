@@ -52,7 +52,7 @@ no repetition handling: every result is path-independent and may be stored.
   benchmarks/TUNING.md and benchmarks/LAG_KERNEL.md). A pass that a node budget cuts short resumes at its bound.
   History is not credited for a cut-off by an unknown, and an unknown position stores
   nothing (both measured worse: :data:`CREDIT_UNKNOWN`, :data:`STORE_UNKNOWN`).
-* Transposition table: the shared one of :mod:`solvers.kernels.table` (buckets of two
+* Transposition table: the shared one of :mod:`solvers.kernel_table` (buckets of two
   3-word slots, FULL key = white and black bitboards plus the side to move as the tag, bound
   flag EXACT/LOWER/UPPER, score, best move, log2 of the subtree's node count; slot 0
   work-preferred, slot 1 always-replace). Capacity is fixed by ``tt_entries``. A node probes
@@ -85,7 +85,7 @@ no repetition handling: every result is path-independent and may be stored.
   (``frames[ply, F_*, child]``).
 * A node budget (``ctl[S_NODE_LIMIT]``) stops a search cleanly; nothing computed under an
   aborted search is stored, so calling again resumes with everything the table kept.
-  :class:`~solvers.kernels.base.CompiledKernel` uses that for progress reports and
+  :class:`~solvers.kernel_base.CompiledKernel` uses that for progress reports and
   ``max_seconds`` (root values, root moves, principal variation and the result are its
   shared code too; this module holds only LAG's rules and search loop).
 
@@ -106,19 +106,8 @@ from numba.cpython.unsafe.numbers import trailing_zeros  # LLVM cttz intrinsic
 from cgt.errors import ParameterError, PositionError
 from cgt.progress import Progress
 from cgt.protocol import Game, Outcome
-from solvers.kernels.base import CompiledKernel, SearchBudgetExceeded, run_solve
-from solvers.kernels.plugin import KernelPlugin
-from solvers.kernels.proof_numbers import (
-    PN_INFINITY,
-    check_method,
-    child_thresholds,
-    leaf_numbers,
-    probe,
-    summarize,
-    table_base,
-)
-from solvers.kernels.proof_numbers import store as pn_store
-from solvers.kernels.table import (
+from solvers.kernel_base import CompiledKernel, SearchBudgetExceeded, run_solve
+from solvers.kernel_table import (
     _U0,
     _U1,
     _U255,
@@ -152,8 +141,19 @@ from solvers.kernels.table import (
     toward_leaf,
     toward_root,
 )
+from solvers.kernels.plugin import KernelPlugin
 from solvers.kernels.tier_index import binomial_table, locate
 from solvers.playout import PlayoutRules, int_words, plug_in
+from solvers.proof_numbers import (
+    PN_INFINITY,
+    check_method,
+    child_thresholds,
+    leaf_numbers,
+    probe,
+    summarize,
+    table_base,
+)
+from solvers.proof_numbers import store as pn_store
 from solvers.result import SolveResult
 
 GOAL_CODES = {"standard": 0, "strict": 1, "far-row-one-object": 2, "far-row": 3}
@@ -184,7 +184,7 @@ MAX_CELLS = 64
 DEFAULT_MAX_PLY = 1024
 
 # Indices into the control array ``ctl`` (int64): configuration, then the statistics and the
-# node budget at solvers.kernels.table's indices (16 on), then the history table at HISTORY
+# node budget at solvers.kernel_table's indices (16 on), then the history table at HISTORY
 # (2 sides x 64 x 64 move codes).
 C_GOAL = 0
 C_REMOTENESS = 1
@@ -202,7 +202,7 @@ C_TIER_HITS = 7
 C_ETC = 8
 #: Value mode, a pass of iterative deepening: nodes at this ply score 0, "unknown"; 0: none.
 C_HORIZON = 9
-#: Statistics beyond solvers.kernels.table's: children settled by their table entry without
+#: Statistics beyond solvers.kernel_table's: children settled by their table entry without
 #: a search call (each counted as a node), the enhanced transposition cut-offs among them,
 #: and the nodes a deepening pass left unknown at its horizon.
 S_SETTLED = 26
@@ -500,7 +500,7 @@ def _entry(tt: np.ndarray, k0: U64, k1: U64, side: I64, ctl: np.ndarray) -> tupl
 
 @njit(cache=True, inline="always")
 def _credit(ctl: np.ndarray, at: I64, work: I64) -> None:
-    """History heuristic (:func:`solvers.kernels.table.credit`) over this kernel's counts."""
+    """History heuristic (:func:`solvers.kernel_table.credit`) over this kernel's counts."""
     credit(ctl, at, work, HISTORY, 2 * MOVE_CODES, HISTORY_CAP)
 
 
@@ -821,7 +821,7 @@ def root_key(
 
 # --------------------------------------------------------------- proof-number search
 #: Weak proof numbers (max, not sum) at the opponent's nodes? No: the sum searched
-#: fewer nodes on size 3 (solvers.kernels.proof_numbers).
+#: fewer nodes on size 3 (solvers.proof_numbers).
 DFPN_WEAK = False
 
 
@@ -888,7 +888,7 @@ def dfpn(
     numbers: np.ndarray,
     tt: np.ndarray,
 ) -> tuple[I64, I64]:
-    """Depth-first proof-number search (solvers.kernels.proof_numbers) of "the player to
+    """Depth-first proof-number search (solvers.proof_numbers) of "the player to
     move wins" within the thresholds: (proof number, disproof number), (0, INF) proved,
     (INF, 0) disproved. LAG is acyclic and every end is a win or a loss (a far-row goal, or
     the object counts with ties to the player who ended the game), so df-pn decides every
