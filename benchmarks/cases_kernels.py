@@ -153,7 +153,7 @@ def _movegen_rate(size: int) -> dict[str, Any]:
     whites = np.array([kernel.to_padded(p[0]) for p in positions], dtype=np.uint64)
     blacks = np.array([kernel.to_padded(p[1]) for p in positions], dtype=np.uint64)
     sides = np.array([p[2] for p in positions], dtype=np.int64)
-    geo, ctl = kernel.geo, kernel.ctl
+    geo, ctl = kernel.geo, kernel.config
 
     @njit
     def generate_all(repeats: int, out: np.ndarray) -> int:
