@@ -36,7 +36,7 @@ from proofs.interleave import WinnerSolver, board_string, random_setup  # noqa: 
 from solvers.api import solve  # noqa: E402
 from solvers.kernels import plugin_of  # noqa: E402
 from solvers.player import playout_rules, search_move  # noqa: E402
-from solvers.playout import random_playouts_compiled, seed_state  # noqa: E402
+from solvers.playout import compiled_search, seed_state  # noqa: E402
 from solvers.selfplay import (  # noqa: E402
     RecordStore,
     balance,
@@ -249,12 +249,9 @@ def run_accuracy(name: str, command: str, seed: int = 0) -> dict[str, Any]:
 def _typical_length(game: Any, rules: Any) -> float:
     root = rules.encode(game.initial_position())
     count = 200
-    plies = random_playouts_compiled(
+    plies = compiled_search(rules).random_playouts(
         root,
         rules.tables,
-        rules.final,
-        rules.generate,
-        rules.play,
         rules.max_moves,
         rules.max_plies,
         seed_state(1),
@@ -375,12 +372,13 @@ def run_speed(command: str) -> dict[str, Any]:
         game = board_game(name)
         rules = playout_rules(game)
         root = rules.encode(game.initial_position())
-        args = (root, rules.tables, rules.final, rules.generate, rules.play, rules.max_moves)
-        random_playouts_compiled(*args, rules.max_plies, seed_state(0), 1)  # compile
+        args = (root, rules.tables, rules.max_moves)
+        random_playouts = compiled_search(rules).random_playouts
+        random_playouts(*args, rules.max_plies, seed_state(0), 1)  # compile
         started = time.process_time()
         playouts = plies = 0
         while time.process_time() - started < 3.0:
-            plies += random_playouts_compiled(*args, rules.max_plies, seed_state(playouts), 100)
+            plies += random_playouts(*args, rules.max_plies, seed_state(playouts), 100)
             playouts += 100
         seconds = time.process_time() - started
         row: dict[str, Any] = {

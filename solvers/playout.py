@@ -20,14 +20,14 @@ The Python side of a plug-in converts between the game's positions and moves and
 ones (``encode``, ``decode``, ``code_of``, ``move_of``), and gives ``max_plies``, the length
 after which a playout is scored a draw (games whose positions can repeat never end by
 themselves). Tests check every plug-in move for move against the readable rules
-(tests/test_playout.py). The search knows nothing else about a game: it is :func:`mcts`
-below, written once and compiled per game (numba specialises a function for each compiled
-function passed to it). Issue 24's engine can grow from the same four functions: an exact
-search needs in addition only a key of the state for its table.
+(tests/test_playout.py). The search knows nothing else about a game: it is ``mcts`` in
+:mod:`solvers.engine_mcts`, written once and compiled per plug-in like the engine's exact
+search (:func:`compiled_search`, cached on disk), which runs on the same functions plus the
+optional hooks of docs/engine.md.
 
 A game without a plug-in plays through :func:`protocol_rules`: the same four functions in
 plain Python over the readable game (a state is the index of a position in a list), run by
-the uncompiled :func:`mcts` (``mcts.py_func``). Slow, but the same search.
+the same search in plain Python. Slow, but the same search.
 
 The search
 ----------
@@ -46,21 +46,19 @@ give the same tree and the same move.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from types import ModuleType
+from types import FunctionType, ModuleType
 from typing import Any
 
 import numpy as np
-from numba import njit
 
 from cgt.protocol import Game, Outcome
+from solvers.engine_build import specialise
+from solvers.engine_mcts import UNPROVEN
 
-#: ``proven`` of a node whose value is not known.
-UNPROVEN = 2
-#: Exploration constant of UCT (rewards in 0..1).
-EXPLORATION = 1.0
+#: The template of the Monte-Carlo search (compiled per plug-in).
+MCTS_TEMPLATE = "solvers.engine_mcts"
 #: Playout length after which an unfinished game is scored a draw, unless the plug-in says.
 DEFAULT_MAX_PLIES = 1000
 
@@ -114,201 +112,10 @@ class PlayoutRules:
         return {**hooks, "nrt": self.nrt}
 
 
-# ----------------------------------------------------------------------- random numbers
-_MULTIPLIER = np.uint64(0x2545F4914F6CDD1D)
-
-
-@njit(inline="always")
-def _next(rng: np.ndarray) -> np.uint64:
-    x = rng[0]
-    x ^= x >> np.uint64(12)
-    x ^= x << np.uint64(25)
-    x ^= x >> np.uint64(27)
-    rng[0] = x
-    return x * _MULTIPLIER
-
-
-@njit(inline="always")
-def _below(rng: np.ndarray, n: int) -> int:
-    """A random integer in 0..n-1."""
-    return int((_next(rng) >> np.uint64(11)) % np.uint64(n))
-
-
 def seed_state(seed: int) -> np.ndarray:
     """The generator's state for ``seed`` (never zero: xorshift would stay at zero)."""
     mixed = (seed * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) % (1 << 64)
     return np.array([mixed or 1], dtype=np.uint64)
-
-
-# ----------------------------------------------------------------------------- search
-def mcts(
-    root: np.ndarray,
-    tables: Any,
-    final: Any,
-    generate: Any,
-    play: Any,
-    mover: Any,
-    playouts: int,
-    max_moves: int,
-    max_plies: int,
-    rng: np.ndarray,
-) -> tuple[int, int, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """MCTS-Solver from ``root`` for ``playouts`` iterations (fewer if the root is proven).
-
-    Returns (the root's proven value for its mover or UNPROVEN, iterations run, and per root
-    child: move code, visits, summed reward for the root's mover, proven value for the
-    root's mover or UNPROVEN).
-    """
-    words = root.shape[0]
-    capacity = playouts + 2
-    states = np.zeros((capacity, words), dtype=np.uint64)
-    parent = np.full(capacity, -1, dtype=np.int64)
-    first_child = np.full(capacity, -1, dtype=np.int64)
-    next_sibling = np.full(capacity, -1, dtype=np.int64)
-    move = np.zeros(capacity, dtype=np.int64)
-    node_mover = np.zeros(capacity, dtype=np.int64)
-    moves_count = np.zeros(capacity, dtype=np.int64)
-    grown = np.zeros(capacity, dtype=np.int64)
-    offset = np.zeros(capacity, dtype=np.int64)
-    visits = np.zeros(capacity, dtype=np.float64)
-    reward = np.zeros(capacity, dtype=np.float64)
-    proven = np.full(capacity, UNPROVEN, dtype=np.int64)
-    buffer = np.zeros(max_moves, dtype=np.int64)
-    scratch = np.zeros(words, dtype=np.uint64)
-    scratch_child = np.zeros(words, dtype=np.uint64)
-
-    states[0, :] = root
-    node_mover[0] = mover(root, tables)
-    moves_count[0] = generate(root, tables, buffer)
-    if moves_count[0] == 0:
-        proven[0] = final(root, tables)
-    else:
-        offset[0] = _below(rng, moves_count[0])
-    nodes = 1
-    iterations = 0
-    while iterations < playouts and proven[0] == UNPROVEN:
-        iterations += 1
-        # selection: down through fully grown, unproven nodes
-        node = 0
-        while proven[node] == UNPROVEN and grown[node] == moves_count[node]:
-            log_n = math.log(visits[node] + 1.0)
-            best = -1
-            best_score = -1.0
-            child = first_child[node]
-            while child >= 0:
-                p = proven[child]
-                if p != UNPROVEN:
-                    value = p if node_mover[child] == node_mover[node] else -p
-                    if value < 0:
-                        child = next_sibling[child]
-                        continue  # a proven loss for the mover is never chosen
-                if visits[child] == 0.0:
-                    score = 1e9
-                else:
-                    score = reward[child] / visits[child] + EXPLORATION * math.sqrt(
-                        log_n / visits[child]
-                    )
-                if score > best_score:
-                    best_score = score
-                    best = child
-                child = next_sibling[child]
-            node = best
-        if proven[node] == UNPROVEN:
-            # expansion: the next move of this node, in the order from its random offset
-            count = generate(states[node], tables, buffer)
-            code = buffer[(offset[node] + grown[node]) % count]
-            grown[node] += 1
-            child = nodes
-            nodes += 1
-            play(states[node], code, tables, states[child])
-            parent[child] = node
-            move[child] = code
-            next_sibling[child] = first_child[node]
-            first_child[node] = child
-            node_mover[child] = mover(states[child], tables)
-            moves_count[child] = generate(states[child], tables, buffer)
-            if moves_count[child] == 0:
-                proven[child] = final(states[child], tables)
-            else:
-                offset[child] = _below(rng, moves_count[child])
-            node = child
-        # simulation: the value for the mover of ``node``
-        if proven[node] != UNPROVEN:
-            value = proven[node]
-        else:
-            scratch[:] = states[node]
-            side = node_mover[node]
-            value = 0
-            for _ in range(max_plies):
-                count = generate(scratch, tables, buffer)
-                if count == 0:
-                    outcome = final(scratch, tables)
-                    value = outcome if mover(scratch, tables) == side else -outcome
-                    break
-                play(scratch, buffer[_below(rng, count)], tables, scratch_child)
-                scratch[:] = scratch_child
-        # backpropagation; every node is rewarded for the player who moved into it
-        side = node_mover[node]
-        walk = node
-        while walk >= 0:
-            visits[walk] += 1.0
-            up = parent[walk]
-            if up >= 0:
-                actor_value = value if node_mover[up] == side else -value
-                reward[walk] += 0.5 * (actor_value + 1)
-            walk = up
-        # the solver: prove ancestors while their children allow it
-        walk = parent[node]
-        if proven[node] == UNPROVEN:
-            walk = -1
-        while walk >= 0:
-            m = node_mover[walk]
-            best_value = -2
-            open_child = False
-            won = False
-            child = first_child[walk]
-            while child >= 0:
-                p = proven[child]
-                if p == UNPROVEN:
-                    open_child = True
-                else:
-                    v = p if node_mover[child] == m else -p
-                    if v == 1:
-                        won = True
-                        break
-                    if v > best_value:
-                        best_value = v
-                child = next_sibling[child]
-            if won:
-                proven[walk] = 1
-            elif not open_child and grown[walk] == moves_count[walk]:
-                proven[walk] = best_value
-            else:
-                break
-            walk = parent[walk]
-
-    children = grown[0]
-    codes = np.zeros(children, dtype=np.int64)
-    child_visits = np.zeros(children, dtype=np.float64)
-    child_reward = np.zeros(children, dtype=np.float64)
-    child_proven = np.full(children, UNPROVEN, dtype=np.int64)
-    child = first_child[0]
-    k = children - 1
-    while child >= 0:  # siblings are linked newest first: fill from the end
-        codes[k] = move[child]
-        child_visits[k] = visits[child]
-        child_reward[k] = reward[child]
-        if proven[child] != UNPROVEN:
-            p = proven[child]
-            child_proven[k] = p if node_mover[child] == node_mover[0] else -p
-        child = next_sibling[child]
-        k -= 1
-    return proven[0], iterations, codes, child_visits, child_reward, child_proven
-
-
-#: The search compiled for one game at a time (numba specialises it on the functions
-#: passed in; a function taking functions cannot use numba's disk cache).
-mcts_compiled = njit(mcts)
 
 
 @dataclass(frozen=True)
@@ -323,20 +130,32 @@ class SearchTree:
     child_proven: tuple[Outcome | None, ...]
 
 
+def compiled_search(rules: PlayoutRules) -> ModuleType:
+    """The Monte-Carlo search (:mod:`solvers.engine_mcts`) compiled for ``rules``: its
+    ``mcts`` and ``random_playouts``, with the plug-in bound (cached on disk)."""
+    return specialise(MCTS_TEMPLATE, rules.hooks())
+
+
+def _python_search(rules: PlayoutRules) -> Callable[..., Any]:
+    """The same search in plain Python with ``rules``' functions bound (a game without a
+    compiled plug-in: :func:`protocol_rules`)."""
+    import solvers.engine_mcts as template
+
+    bound = {
+        **vars(template),
+        "generate": rules.generate,
+        "final": rules.final,
+        "play": rules.play,
+        "mover": rules.mover,
+    }
+    return FunctionType(template.mcts.py_func.__code__, bound)
+
+
 def run_search(rules: PlayoutRules, root: np.ndarray, playouts: int, seed: int) -> SearchTree:
     """One search of ``playouts`` iterations from the encoded ``root``."""
-    search = mcts_compiled if rules.compiled else mcts
+    search = compiled_search(rules).mcts if rules.compiled else _python_search(rules)
     value, iterations, codes, visits, rewards, child_proven = search(
-        root,
-        rules.tables,
-        rules.final,
-        rules.generate,
-        rules.play,
-        rules.mover,
-        playouts,
-        rules.max_moves,
-        rules.max_plies,
-        seed_state(seed),
+        root, rules.tables, playouts, rules.max_moves, rules.max_plies, seed_state(seed)
     )
 
     def outcome(v: int) -> Outcome | None:
@@ -350,37 +169,6 @@ def run_search(rules: PlayoutRules, root: np.ndarray, playouts: int, seed: int) 
         rewards=tuple(float(r) for r in rewards),
         child_proven=tuple(outcome(int(p)) for p in child_proven),
     )
-
-
-def random_playouts(
-    root: np.ndarray,
-    tables: Any,
-    final: Any,
-    generate: Any,
-    play: Any,
-    max_moves: int,
-    max_plies: int,
-    rng: np.ndarray,
-    count: int,
-) -> int:
-    """Total plies of ``count`` random playouts from ``root`` (the benchmark's workload)."""
-    total = 0
-    buffer = np.zeros(max_moves, dtype=np.int64)
-    state = np.zeros(root.shape[0], dtype=np.uint64)
-    child = np.zeros(root.shape[0], dtype=np.uint64)
-    for _ in range(count):
-        state[:] = root
-        for _ in range(max_plies):
-            n = generate(state, tables, buffer)
-            if n == 0:
-                break
-            play(state, buffer[_below(rng, n)], tables, child)
-            state[:] = child
-            total += 1
-    return total
-
-
-random_playouts_compiled = njit(random_playouts)
 
 
 # ------------------------------------------------------------- the readable fallback
