@@ -95,8 +95,8 @@ class EngineKernel(CompiledKernel):
         if deepening is not None and remoteness:
             raise ParameterError("deepening is for value mode; remoteness needs the full depth")
         move_codes = rules.move_codes or rules.max_moves
-        if move_codes > MAX_MOVE + 1:
-            raise ParameterError(f"move codes up to {move_codes}: the table keeps {MAX_MOVE + 1}")
+        if move_codes > MAX_MOVE:  # the table's move field keeps MAX_MOVE for "no move"
+            raise ParameterError(f"move codes up to {move_codes}: the table keeps {MAX_MOVE}")
         self.rules = rules
         self.game = game
         self.remoteness = remoteness

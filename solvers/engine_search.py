@@ -63,6 +63,7 @@ from solvers.kernel_table import (
     I64,
     INFINITY,
     LOWER,
+    MAX_MOVE,
     S_ABORTED,
     S_HITS,
     S_MAX_PLY,
@@ -289,7 +290,7 @@ def search(
             base = bucket_base(k0, k1, tag, mask)
             fr[F_BASE] = base
             ctl[S_PROBES] += 1
-            table_move = -1
+            table_move = -1  # none (also when the entry keeps no move: MAX_MOVE)
             found = False
             for at in (base, base + SLOT_WORDS):
                 if holds(tt, at, k0, k1, tag):
@@ -305,7 +306,7 @@ def search(
                         value = stored
                         flagged = False
                         found = True
-                    else:
+                    elif entry_move(data) != MAX_MOVE:
                         table_move = move_from_key(entry_move(data), fr[F_SYM], tables)
                     break
             if found:
@@ -388,6 +389,7 @@ def search(
                         fr[F_BEST] = max_score
                         fr[F_BEST_MOVE] = mv[winner]
                         fr[F_BEST_FLAGGED] = 0
+                        fr[F_NODES] -= 1  # its work: the one visit it spares (history credit)
                         continue  # finished below, on the next pass
                     for k in range(start, count):
                         m = mv[k]
