@@ -333,7 +333,97 @@ def disagreements(rules: PlayoutRules, walks: int, plies: int, seed: int = 0) ->
                 found.append(f"{where}: code of {moves[k]!r}")
             rules.play(state, codes[k], rules.tables, child)
             position = game.play(position, moves[k])
-            if not np.array_equal(child, rules.encode(position)):
+            named = rules.identity_words or rules.words  # the rest is derived, checked by use
+            if not np.array_equal(child[:named], rules.encode(position)[:named]):
                 found.append(f"{where}: position after {moves[k]!r}")
                 break
+    return found
+
+
+def engine_disagreements(rules: PlayoutRules, walks: int, plies: int, seed: int = 0) -> list[str]:
+    """Where the plug-in's engine hooks (docs/engine.md) are wrong, over ``walks`` random
+    games of up to ``plies`` plies, checked against the readable rules:
+
+    * ``child_key`` of every move equals ``key`` of the position after it;
+    * no two positions share a key unless the game's own symmetries map one to the other
+      (:meth:`~cgt.protocol.Game.canonical_key`), and the tag is below 32;
+    * a position's stored move comes back right from the key's frame in every symmetric
+      image with the same key: ``move_from_key(move_to_key(m, s), s')`` is the image of
+      ``m`` (:meth:`~cgt.protocol.Game.transform_move`);
+    * a move ``order`` says wins at once leads to a finished position lost by its mover;
+    * ``alternating`` holds where the plug-in declares it.
+
+    Empty if none. Every check (with :func:`disagreements` for the rules themselves) runs on
+    any plug-in, so a game added with a plug-in gets them for free."""
+    import random
+
+    import solvers.engine_defaults as defaults
+
+    game = rules.game
+    key = rules.key or defaults.key
+    child_key = rules.child_key
+    order = rules.order or defaults.order
+    to_key = rules.move_to_key or defaults.move_to_key
+    from_key = rules.move_from_key or defaults.move_from_key
+    chooser = random.Random(seed)
+    buffer = np.zeros(rules.max_moves, dtype=np.int64)
+    keys_out = np.zeros(rules.max_moves, dtype=np.int64)
+    child = np.zeros(rules.words, dtype=np.uint64)
+    scratch = np.zeros(rules.words, dtype=np.uint64)
+    owner: dict[tuple[int, int, int], Any] = {}
+    found: list[str] = []
+
+    def key_of(state: np.ndarray) -> tuple[tuple[int, int, int], int]:
+        k0, k1, tag, symmetry = key(state, rules.tables)
+        return (int(k0), int(k1), int(tag)), int(symmetry)
+
+    for walk in range(walks):
+        position = game.initial_position()
+        for ply in range(plies):
+            where = f"walk {walk} ply {ply} {game.render(position)!r}"
+            state = rules.encode(position)
+            the_key, symmetry = key_of(state)
+            if not 0 <= the_key[2] < 32:
+                found.append(f"{where}: tag {the_key[2]} outside 0..31")
+            canonical = game.canonical_key(position)
+            if owner.setdefault(the_key, canonical) != canonical:
+                found.append(f"{where}: shares its key with a position it is not symmetric to")
+            count = int(rules.generate(state, rules.tables, buffer))
+            if count == 0:
+                break
+            codes = [int(c) for c in buffer[:count]]
+            moves = list(game.moves(position))
+            for code in codes:
+                rules.play(state, code, rules.tables, child)
+                if rules.alternating and rules.mover(child, rules.tables) == rules.mover(
+                    state, rules.tables
+                ):
+                    found.append(f"{where}: declared alternating, the mover moves again")
+                if child_key is not None:
+                    k0, k1, tag, _ = child_key(state, code, rules.tables, scratch)
+                    if (int(k0), int(k1), int(tag)) != key_of(child)[0]:
+                        found.append(f"{where}: child_key of move {code} is not its key")
+            winner = int(order(state, rules.tables, buffer, 0, count, keys_out))
+            if winner >= 0:
+                rules.play(state, codes[winner], rules.tables, child)
+                ended = int(rules.generate(child, rules.tables, keys_out)) == 0
+                if not ended or int(rules.final(child, rules.tables)) != -1:
+                    found.append(f"{where}: order's winning move {codes[winner]} does not win")
+            k = chooser.randrange(count)
+            stored = int(to_key(codes[k], symmetry, rules.tables))
+            images = [game.transform(position, image) for image in range(game.symmetry_count)]
+            for image, other in enumerate(images):
+                other_key, other_symmetry = key_of(rules.encode(other))
+                if other_key != the_key:
+                    continue  # the plug-in keys this position without symmetry
+                # the move's images by every symmetry taking the position to this image
+                # (several when the position is symmetric itself: any of them is right)
+                expected = {
+                    rules.code_of(other, game.transform_move(position, moves[k], s))
+                    for s, same in enumerate(images)
+                    if game.key(same) == game.key(other)
+                }
+                if int(from_key(stored, other_symmetry, rules.tables)) not in expected:
+                    found.append(f"{where}: stored move {codes[k]} wrong in image {image}")
+            position = game.play(position, moves[k])
     return found

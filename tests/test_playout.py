@@ -203,3 +203,71 @@ def test_a_game_subclass_with_other_rules_plays_over_its_own_rules():
     assert np.array_equal(
         playout_rules(load_game("control", size=2)).encode((0, 0, 0)), np.zeros(3, np.uint64)
     )
+
+
+# ------------------------------------------------------------- the engine's hooks
+def _engine_rules(name: str, params: dict[str, Any]) -> Any:
+    from solvers.kernels import plugin_of
+
+    game = load_game(name, **params)
+    plugin = plugin_of(game)
+    assert plugin is not None
+    return (plugin.engine or plugin.playout)(game)  # type: ignore[misc]
+
+
+ENGINE_CASES = [
+    ("control", {"size": 2}),
+    ("control", {"size": 3}),
+    ("control", {"size": 3, "control": "sight", "opening": "free"}),
+    ("control", {"size": 4}),
+    ("lag", {"size": 3}),
+    ("interleave", {"size": 3}),
+    ("super-nonnect", {"a": 2, "b": 3}),
+    ("super-nonnect", {"rule": "revised"}),
+    ("entropy", {}),
+]
+
+
+@pytest.mark.parametrize(("name", "params"), ENGINE_CASES)
+def test_engine_plug_in_keys_orders_and_moves_agree_with_the_readable_rules(
+    name: str, params: dict[str, Any]
+) -> None:
+    from solvers.playout import engine_disagreements
+
+    rules = _engine_rules(name, params)
+    assert disagreements(rules, walks=6, plies=200, seed=3) == []
+    assert engine_disagreements(rules, walks=6, plies=60, seed=3) == []
+
+
+def test_the_engine_check_refutes_a_key_a_child_key_and_a_move_map_that_are_wrong() -> None:
+    """Control size 3 keys its positions by their smallest image: a key that forgets black's
+    pieces, a child key that swaps the colours, and a move map that ignores the symmetry are
+    each caught."""
+    from numba import njit
+
+    from solvers.playout import engine_disagreements
+
+    rules = _engine_rules("control", {"size": 3})
+    key, child_key = rules.key, rules.child_key
+
+    @njit
+    def no_black(state, tables):  # type: ignore[no-untyped-def]
+        k0, _, tag, symmetry = key(state, tables)
+        return k0, np.uint64(0), tag, symmetry
+
+    @njit
+    def plain_child(state, code, tables, scratch):  # type: ignore[no-untyped-def]
+        k0, k1, tag, _ = child_key(state, code, tables, scratch)
+        return k1, k0, tag, 0
+
+    @njit
+    def identity(code, symmetry, tables):  # type: ignore[no-untyped-def]
+        return code
+
+    cases = {
+        "shares its key": replace(rules, key=no_black),
+        "child_key": replace(rules, child_key=plain_child),
+        "stored move": replace(rules, move_from_key=identity),
+    }
+    for words, broken in cases.items():
+        assert any(words in d for d in engine_disagreements(broken, walks=4, plies=30)), words

@@ -1195,10 +1195,16 @@ def playout_rules(game: Game[Any, Any]) -> PlayoutRules:
     )
 
 
+def engine_rules(game: Game[Any, Any]) -> PlayoutRules:
+    """Control's plug-in of the engine's exact search (sizes up to :data:`MAX_SIZE`)."""
+    return ControlKernel(game, tt_entries=2, max_ply=1).rules
+
+
 PLUGIN = KernelPlugin(
     "control",
     solve_control,
     kernel_class=ControlKernel,
     methods=("alphabeta", "dfpn"),
     playout=playout_rules,
+    engine=engine_rules,
 )

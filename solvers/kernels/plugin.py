@@ -40,3 +40,6 @@ class KernelPlugin:
     #: its compiled playout interface for a game instance (:mod:`solvers.playout`): the
     #: Monte-Carlo player's rules, and the engine's (:mod:`solvers.engine`)
     playout: Callable[[Game[Any, Any]], PlayoutRules] | None = None
+    #: its plug-in of the engine's exact search for a game instance, when it is not the
+    #: playout one (a state with more words kept for the search: counts, symmetric images)
+    engine: Callable[[Game[Any, Any]], PlayoutRules] | None = None
