@@ -378,6 +378,18 @@ def search(
                 start = fr[F_START]
                 if cursor >= start and fr[F_ORDERED] == 0:
                     fr[F_ORDERED] = 1
+                    # the children's keys first, their buckets prefetched: the loads run
+                    # while the hints are computed, instead of stalling the first visit
+                    if look_ahead:
+                        row = children[ply]
+                        for k in range(start, count):
+                            ck0, ck1, ctag, csym = child_key(state, mv[k], tables, states[ply + 1])
+                            row[CHILD_COLUMNS * k + _CK0] = np.int64(ck0)
+                            row[CHILD_COLUMNS * k + _CK1] = np.int64(ck1)
+                            row[CHILD_COLUMNS * k + _CTAG] = ctag
+                            row[CHILD_COLUMNS * k + _CSYM] = csym
+                            if ctl[C_PREFETCH] != 0:
+                                prefetch(tt, bucket_base(ck0, ck1, ctag, mask))  # type: ignore[call-arg]
                     winner = -1
                     if ctl[C_ORDER] != 0:
                         winner = order(state, tables, mv, start, count, ok)
@@ -397,16 +409,6 @@ def search(
                         if ctl[C_HISTORY] != 0 and m < codes:
                             history = min(ctl[HISTORY + side * codes + m], HISTORY_CAP)
                         ok[k] = (ok[k] * (HISTORY_CAP + 1) - history) * scale + k
-                    if look_ahead:
-                        row = children[ply]
-                        for k in range(start, count):
-                            ck0, ck1, ctag, csym = child_key(state, mv[k], tables, states[ply + 1])
-                            row[CHILD_COLUMNS * k + _CK0] = np.int64(ck0)
-                            row[CHILD_COLUMNS * k + _CK1] = np.int64(ck1)
-                            row[CHILD_COLUMNS * k + _CTAG] = ctag
-                            row[CHILD_COLUMNS * k + _CSYM] = csym
-                            if ctl[C_PREFETCH] != 0:
-                                prefetch(tt, bucket_base(ck0, ck1, ctag, mask))  # type: ignore[call-arg]
                 index = -1
                 if cursor >= start:  # selection of the smallest key
                     chosen = cursor
