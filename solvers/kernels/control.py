@@ -852,6 +852,7 @@ class ControlKernel(EngineKernel):
             alternating=True,
             identity_words=3,
             nrt=False,
+            max_plies=DEFAULT_MAX_PLIES if game.acyclic else 4 * board.size,
         )
         super().__init__(
             rules,
@@ -1035,6 +1036,11 @@ def solve_control(
     return result
 
 
+def engine_rules(game: Game[Any, Any]) -> PlayoutRules:
+    """Control's plug-in of the engine's exact search (sizes up to :data:`MAX_SIZE`)."""
+    return ControlKernel(game, tt_entries=2, max_ply=1).rules
+
+
 # ------------------------------------------------------------------ playout plug-in
 # The compiled playout interface of solvers.playout (read its docstring). The search above
 # needs the padded grid in one word (sizes up to 4); the designers play sizes 5 to 9, so the
@@ -1140,12 +1146,16 @@ def playout_mover(state: np.ndarray, tables: Any) -> I64:
 
 
 def playout_rules(game: Game[Any, Any]) -> PlayoutRules:
-    """Control's playout interface (both named rules, both openings, every size)."""
+    """Control's playout interface (both named rules, both openings, every size): the
+    engine's plug-in up to size :data:`MAX_SIZE` (a playout ply costs a search node), the
+    cell-by-cell statement above beyond."""
     from cgt.games.control import REMOVAL
 
     if game.name != "control" or callable(game.rule):  # type: ignore[attr-defined]
         raise ParameterError("the Control playouts support only the named rules")
     board: HexBoard = game.board  # type: ignore[attr-defined]
+    if board.n <= MAX_SIZE:
+        return engine_rules(game)
     cells = board.size
     words = (cells + 63) // 64
     sight = game.control == "sight"  # type: ignore[attr-defined]
@@ -1193,11 +1203,6 @@ def playout_rules(game: Game[Any, Any]) -> PlayoutRules:
         move_of=move_of,
         max_plies=DEFAULT_MAX_PLIES if game.acyclic else 4 * cells,
     )
-
-
-def engine_rules(game: Game[Any, Any]) -> PlayoutRules:
-    """Control's plug-in of the engine's exact search (sizes up to :data:`MAX_SIZE`)."""
-    return ControlKernel(game, tt_entries=2, max_ply=1).rules
 
 
 PLUGIN = KernelPlugin(
