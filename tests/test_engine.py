@@ -21,7 +21,7 @@ from cgt.protocol import Outcome
 from cgt.registry import load_game
 from solvers.engine import EngineKernel, solve_with_engine
 from solvers.kernels import PLAYOUTS, plugin_of
-from solvers.playout import disagreements
+from solvers.playout import disagreements, engine_disagreements
 from solvers.retrograde import retrograde
 from tests.cli_runner import run
 
@@ -121,6 +121,7 @@ def test_connect_four_plug_in_matches_its_readable_rules() -> None:
     for rows, cols, connect in ((4, 5, 4), (6, 7, 4), (3, 4, 3)):
         rules = _rules("connect-four", {"rows": rows, "cols": cols, "connect": connect})
         assert disagreements(rules, walks=40, plies=60, seed=rows * cols) == []
+        assert engine_disagreements(rules, walks=10, plies=60, seed=rows) == []
 
 
 def test_connect_four_four_by_four_is_a_draw() -> None:
