@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 typedef uint64_t u64;
 
@@ -140,20 +141,28 @@ typedef struct {
 
 static Entry *table;
 static void *table_memory;
+static size_t table_bytes;
+static int use_huge_pages = 1;
 static u64 bucket_mask;
 
 static void new_table(int log2_entries) {
-    size_t buckets = (size_t)1 << (log2_entries > 2 ? log2_entries - 2 : 0);
-    free(table_memory);
-    /* calloc, not malloc + memset: large blocks come zeroed from the system page by page,
-     * so only the buckets the search touches cost anything, as with numpy's zeros */
-    table_memory = calloc(buckets * 4 + 4, sizeof(Entry));
-    if (!table_memory) {
+    size_t bytes = ((size_t)1 << (log2_entries > 2 ? log2_entries : 2)) * sizeof(Entry);
+    if (table_memory) munmap(table_memory, table_bytes);
+    /* Fresh zeroed pages from the system, mapped on first touch: only the buckets the
+     * search reaches cost anything, as with numpy's zeros. Huge pages where the system
+     * grants them: the probes are random over the whole table, and with 4 KiB pages most
+     * of them also missed the TLB (a page walk on top of the memory wait). */
+    table_memory = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (table_memory == MAP_FAILED) {
         fprintf(stderr, "control: cannot allocate a table of 2^%d entries\n", log2_entries);
         exit(2);
     }
-    table = (Entry *)(((uintptr_t)table_memory + 63) & ~(uintptr_t)63);
-    bucket_mask = buckets - 1;
+#ifdef MADV_HUGEPAGE
+    if (use_huge_pages) madvise(table_memory, bytes, MADV_HUGEPAGE);
+#endif
+    table_bytes = bytes;
+    table = table_memory; /* page aligned, so every bucket sits on one cache line */
+    bucket_mask = bytes / (4 * sizeof(Entry)) - 1;
 }
 
 static inline Entry *bucket_of(u64 own, u64 opp, int side) {
@@ -228,19 +237,6 @@ static int search(u64 own, u64 opp, int side, Votes own_votes, Votes opp_votes) 
     for (u64 x = removes; x; x &= x - 1) moves[count++] = REMOVAL + __builtin_ctzll(x);
     if (count == 0) return 0; /* no legal move: the player to move loses */
 
-    /* Every child's key, and its bucket on its way from memory while the replies are
-     * counted: the buckets are far apart, and a probe that finds its line in the cache
-     * skips a wait that costs more than the rest of the node. */
-    u64 child_own[MAX_MOVES], child_opp[MAX_MOVES];
-    for (int i = 0; i < count; i++) {
-        int m = moves[i];
-        if (m >= REMOVAL)
-            child_own[i] = opp & ~(1ULL << (m - REMOVAL)), child_opp[i] = own;
-        else
-            child_own[i] = opp, child_opp[i] = own | 1ULL << m;
-        __builtin_prefetch(bucket_of(child_own[i], child_opp[i], 1 - side));
-    }
-
     /* Replies by popcount. A move gives the mover one vote more (a placement) or the
      * opponent one fewer (a removal) on the six neighbours of its cell and changes no other
      * count. On such a neighbour the mover then controls the cell iff its votes are at least
@@ -251,18 +247,30 @@ static int search(u64 own, u64 opp, int side, Votes own_votes, Votes opp_votes) 
     Votes plus = plus_one(own_votes, valid);
     u64 tip_theirs = ~((opp_votes.v[0] ^ plus.v[0]) | (opp_votes.v[1] ^ plus.v[1]) |
                        (opp_votes.v[2] ^ plus.v[2]));
+    u64 child_own[MAX_MOVES], child_opp[MAX_MOVES];
     u64 order[MAX_MOVES]; /* replies, then history (more first), then index: unique keys */
     for (int i = 0; i < count; i++) {
         int m = moves[i], cell = m & (REMOVAL - 1);
-        u64 around = neighbours[cell];
-        u64 taken = m >= REMOVAL ? 0 : 1ULL << cell;
-        int replies = __builtin_popcountll(opp_places & ~(around & ~theirs) & ~taken) +
+        u64 around = neighbours[cell], bit = 1ULL << cell;
+        int replies;
+        if (m >= REMOVAL) {
+            child_own[i] = opp & ~bit, child_opp[i] = own;
+            replies = __builtin_popcountll(opp_places & ~(around & ~theirs)) +
                       __builtin_popcountll(opp_removes & ~(around & tip_theirs));
+        } else {
+            child_own[i] = opp, child_opp[i] = own | bit;
+            replies = __builtin_popcountll(opp_places & ~(around & ~theirs) & ~bit) +
+                      __builtin_popcountll(opp_removes & ~(around & tip_theirs));
+        }
         if (replies == 0) { /* the opponent cannot move: a win without a visit */
             credit(side, m, 1);
             store(own, opp, side, 1, 1);
             return 1;
         }
+        /* the child's bucket on its way from memory while the other children are
+         * counted: the buckets are far apart, and a probe that finds its line in the cache
+         * skips a wait that costs more than the rest of the node */
+        __builtin_prefetch(bucket_of(child_own[i], child_opp[i], 1 - side));
         u64 h = history[side][m];
         order[i] = (u64)replies << 40 | (HISTORY_CAP - (h < HISTORY_CAP ? h : HISTORY_CAP)) << 6 | i;
     }
