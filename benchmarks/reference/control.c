@@ -18,8 +18,8 @@
  * is exact, the table stores exact values only, and any entry found settles its position.
  *
  * Compile: gcc -O2 -march=native -o control control.c
- * With -DBROKEN a tie in the votes gives control to both players (>= in place of >), the
- * planted bug the agreement test must detect.
+ * -DNO_HUGE_PAGES keeps the table on ordinary pages. With -DBROKEN a tie in the votes gives
+ * control to both players (>= in place of >): the planted bug the agreement test must detect.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -29,7 +29,7 @@
 
 typedef uint64_t u64;
 
-#define MAX_MOVES 64
+#define MAX_MOVES 40 /* at most one move per cell: 37 on size 4 */
 #define WHITE 0
 #define BLACK 1
 #define REMOVAL 64 /* move code of a removal: REMOVAL + cell; a placement is the cell */
@@ -142,7 +142,6 @@ typedef struct {
 static Entry *table;
 static void *table_memory;
 static size_t table_bytes;
-static int use_huge_pages = 1;
 static u64 bucket_mask;
 
 static void new_table(int log2_entries) {
@@ -157,8 +156,8 @@ static void new_table(int log2_entries) {
         fprintf(stderr, "control: cannot allocate a table of 2^%d entries\n", log2_entries);
         exit(2);
     }
-#ifdef MADV_HUGEPAGE
-    if (use_huge_pages) madvise(table_memory, bytes, MADV_HUGEPAGE);
+#if defined(MADV_HUGEPAGE) && !defined(NO_HUGE_PAGES)
+    madvise(table_memory, bytes, MADV_HUGEPAGE);
 #endif
     table_bytes = bytes;
     table = table_memory; /* page aligned, so every bucket sits on one cache line */
@@ -205,7 +204,8 @@ static void store(u64 own, u64 opp, int side, int win, u64 work) {
 
 /* ------------------------------------------------------------------ the search */
 static u64 nodes;            /* search calls plus children settled by their entry */
-static int perimeter_opening = 1;
+/* White's first piece goes on the perimeter (the game's default opening rule) */
+static const int perimeter_opening = 1;
 /* History heuristic: credit per side and move code for the wins it found, by the square of
  * the bit length of the work (a win high in the tree counts more); halved when one count
  * passes the cap, so old credit fades. In a win/loss search most cut-offs are wins. */
@@ -248,6 +248,7 @@ static int search(u64 own, u64 opp, int side, Votes own_votes, Votes opp_votes) 
     u64 tip_theirs = ~((opp_votes.v[0] ^ plus.v[0]) | (opp_votes.v[1] ^ plus.v[1]) |
                        (opp_votes.v[2] ^ plus.v[2]));
     u64 child_own[MAX_MOVES], child_opp[MAX_MOVES];
+    Entry *child_bucket[MAX_MOVES];
     u64 order[MAX_MOVES]; /* replies, then history (more first), then index: unique keys */
     for (int i = 0; i < count; i++) {
         int m = moves[i], cell = m & (REMOVAL - 1);
@@ -263,14 +264,17 @@ static int search(u64 own, u64 opp, int side, Votes own_votes, Votes opp_votes) 
                       __builtin_popcountll(opp_removes & ~(around & tip_theirs));
         }
         if (replies == 0) { /* the opponent cannot move: a win without a visit */
+            /* not stored: the parent's reply count finds this win as cheaply as a probe,
+             * and leaving such entries out keeps room for the ones that save work (on the
+             * benchmark positions 11% fewer nodes and 10% less time than storing them) */
             credit(side, m, 1);
-            store(own, opp, side, 1, 1);
             return 1;
         }
         /* the child's bucket on its way from memory while the other children are
          * counted: the buckets are far apart, and a probe that finds its line in the cache
          * skips a wait that costs more than the rest of the node */
-        __builtin_prefetch(bucket_of(child_own[i], child_opp[i], 1 - side));
+        child_bucket[i] = bucket_of(child_own[i], child_opp[i], 1 - side);
+        __builtin_prefetch(child_bucket[i]);
         u64 h = history[side][m];
         order[i] = (u64)replies << 40 | (HISTORY_CAP - (h < HISTORY_CAP ? h : HISTORY_CAP)) << 6 | i;
     }
@@ -280,8 +284,7 @@ static int search(u64 own, u64 opp, int side, Votes own_votes, Votes opp_votes) 
      * can never help, so it is dropped. Each entry used counts as the node it replaces. */
     int live = 0;
     for (int i = 0; i < count; i++) {
-        int known = probe(bucket_of(child_own[i], child_opp[i], 1 - side), child_own[i],
-                          child_opp[i], 1 - side);
+        int known = probe(child_bucket[i], child_own[i], child_opp[i], 1 - side);
         if (known == 0) {
             nodes++;
             credit(side, moves[i], 1);
