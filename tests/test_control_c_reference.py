@@ -47,7 +47,7 @@ def reference(tmp_path_factory: pytest.TempPathFactory) -> tuple[Any, Path, Path
     module = _benchmark_module()
     directory = tmp_path_factory.mktemp("control-c")
     binary = module.compile_reference(directory)
-    broken = module.compile_reference(directory, broken=True)
+    broken = module.compile_reference(directory, ("BROKEN",))
     return module, binary, broken
 
 
