@@ -151,14 +151,23 @@ def hand_kernel(game: Any) -> Contender:
 
 
 def contenders(game: Any, directory: Path) -> list[Contender]:
-    """The C reference first (the ratios are to it), then the compiled searches; the C
-    reference on ordinary pages shows what the huge pages are worth."""
+    """The C reference first (the ratios are to it), then the compiled searches, then two
+    variants of the C reference that show what two of its choices are worth: the history
+    credited as the kernel credits it (the square of the bit length of a cut-off's work,
+    where the reference credits the work itself), and the table on ordinary pages."""
     binary = compile_reference(directory)
+    kernel_history = compile_reference(directory, ("HISTORY_BIT_LENGTH_SQUARED",))
     ordinary_pages = compile_reference(directory, ("NO_HUGE_PAGES",))
-    assert binary is not None and ordinary_pages is not None
+    assert binary is not None and kernel_history is not None and ordinary_pages is not None
     return [
         c_reference(game, binary, "C reference", "on huge pages where the system grants them"),
         hand_kernel(game),
+        c_reference(
+            game,
+            kernel_history,
+            "C, kernel's history credit",
+            "on huge pages; history credited by the square of the work's bit length",
+        ),
         c_reference(game, ordinary_pages, "C, ordinary pages", "on ordinary 4 KiB pages"),
     ]
 
@@ -266,7 +275,8 @@ def markdown(report: dict[str, Any]) -> str:
         "to move (no draws: under adjacent control every game ends) by negamax alpha-beta on "
         "two bitboards in the kernel's padded hex layout, with bit-sliced vote counts kept "
         "incrementally, the opponent's replies to each move counted by popcount (fewest "
-        "first; a move leaving none wins at once), history-heuristic ties, a transposition "
+        "first; a move leaving none wins at once), ties by the history heuristic (credited "
+        "with the nodes each win took), a transposition "
         "table of 16-byte entries four to a 64-byte line (full key verified; on huge pages "
         "where the system grants them) and enhanced transposition cut-offs. It reads "
         "positions in the game's notation on stdin and prints each one's value and nodes. "

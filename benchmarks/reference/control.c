@@ -206,15 +206,20 @@ static void store(u64 own, u64 opp, int side, int win, u64 work) {
 static u64 nodes;            /* search calls plus children settled by their entry */
 /* White's first piece goes on the perimeter (the game's default opening rule) */
 static const int perimeter_opening = 1;
-/* History heuristic: credit per side and move code for the wins it found, by the square of
- * the bit length of the work (a win high in the tree counts more); halved when one count
- * passes the cap, so old credit fades. In a win/loss search most cut-offs are wins. */
+/* History heuristic: credit per side and move code for the wins it found, by the nodes the
+ * win took (a win high in the tree counts more); halved when one count passes the cap, so
+ * old credit fades. In a win/loss search most cut-offs are wins. Crediting the subtree's
+ * size itself, not the square of its bit length as chess programs credit depth, takes the
+ * ten benchmark positions from 47.8 M to 19.1 M nodes; -DHISTORY_BIT_LENGTH_SQUARED
+ * restores the square (the kernel's credit) for comparison. */
 static u64 history[2][2 * REMOVAL];
 #define HISTORY_CAP ((1ULL << 30) - 1)
 
 static void credit(int side, int move, u64 work) {
-    int b = bit_length(work);
-    history[side][move] += (u64)(b * b);
+#ifdef HISTORY_BIT_LENGTH_SQUARED
+    work = (u64)(bit_length(work) * bit_length(work));
+#endif
+    history[side][move] += work < HISTORY_CAP ? work : HISTORY_CAP;
     if (history[side][move] > HISTORY_CAP)
         for (int s = 0; s < 2; s++)
             for (int k = 0; k < 2 * REMOVAL; k++) history[s][k] >>= 1;
