@@ -27,14 +27,16 @@ def compiled() -> None:
     warm_up()  # compile (or load the cache) once, outside the per-test timings
 
 
-def random_positions(game: Control, count: int, seed: int) -> list[Any]:
-    """Positions met along random games (every position of each game, terminal ones too)."""
+def random_positions(game: Control, count: int, seed: int, min_plies: int = 0) -> list[Any]:
+    """Positions met along random games (every position of each game from ply
+    ``min_plies`` on, terminal ones too)."""
     rng = random.Random(seed)
     positions: list[Any] = []
     while len(positions) < count:
         position = game.initial_position()
-        for _ in range(60):
-            positions.append(position)
+        for ply in range(60):
+            if ply >= min_plies:
+                positions.append(position)
             moves = game.moves(position)
             if not moves:
                 break
