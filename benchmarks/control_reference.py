@@ -126,11 +126,12 @@ def c_reference(game: Any, binary: Path, name: str, pages: str) -> Contender:
 
 
 # ------------------------------------------------------------ the compiled kernel
-def hand_kernel(game: Any) -> Contender:
-    """solvers.kernels.control, value mode, root value only (the kernel's ``score``), with
-    its default settings (symmetry, mobility ordering, ETC)."""
+def engine_control(game: Any) -> Contender:
+    """The engine on Control's plug-in (solvers.kernels.control), value mode, root value
+    only (``score``), with its default settings (symmetry, mobility ordering, history by
+    work, ETC)."""
+    from solvers.kernel_table import S_NODES
     from solvers.kernels.control import ControlKernel, warm_up
-    from solvers.kernels.table import S_NODES
 
     warm_up()  # compiled (or loaded from the cache) before any timing
 
@@ -143,8 +144,9 @@ def hand_kernel(game: Any) -> Contender:
         return solve
 
     return Contender(
-        "hand kernel",
-        "solvers.kernels.control, `ControlKernel.score` (root value only, default settings); "
+        "engine",
+        "the engine on Control's plug-in, `ControlKernel.score` (root value only, default "
+        "settings); "
         f"32-byte slots ({(32 << TABLE_LOG2) >> 20} MiB)",
         prepare,
     )
@@ -153,7 +155,7 @@ def hand_kernel(game: Any) -> Contender:
 def contenders(game: Any, directory: Path) -> list[Contender]:
     """The C reference first (the ratios are to it), then the compiled searches, then two
     variants of the C reference that show what two of its choices are worth: the history
-    credited as the kernel credits it (the square of the bit length of a cut-off's work,
+    credited by the square of the bit length of a cut-off's work (the engine's ``depth``,
     where the reference credits the work itself), and the table on ordinary pages."""
     binary = compile_reference(directory)
     kernel_history = compile_reference(directory, ("HISTORY_BIT_LENGTH_SQUARED",))
@@ -161,11 +163,11 @@ def contenders(game: Any, directory: Path) -> list[Contender]:
     assert binary is not None and kernel_history is not None and ordinary_pages is not None
     return [
         c_reference(game, binary, "C reference", "on huge pages where the system grants them"),
-        hand_kernel(game),
+        engine_control(game),
         c_reference(
             game,
             kernel_history,
-            "C, kernel's history credit",
+            "C, history by bit length squared",
             "on huge pages; history credited by the square of the work's bit length",
         ),
         c_reference(game, ordinary_pages, "C, ordinary pages", "on ordinary 4 KiB pages"),
@@ -214,8 +216,8 @@ def measure(
 def choose_positions(game: Any) -> dict[str, Any]:
     """The positions of :data:`CHOICE`, with the kernel's value and nodes when chosen, and
     the number of candidates tried."""
+    from solvers.kernel_table import S_NODES
     from solvers.kernels.control import ControlKernel, warm_up
-    from solvers.kernels.table import S_NODES
 
     warm_up()
     rng = random.Random(CHOICE["seed"])

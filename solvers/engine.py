@@ -44,6 +44,9 @@ from solvers.engine_search import (
     C_REMOTENESS,
     CHILD_COLUMNS,
     FRAME_COLUMNS,
+    HISTORY_DEPTH,
+    HISTORY_OFF,
+    HISTORY_WORK,
     S_ETC_CUTOFFS,
     S_IMMEDIATE_WINS,
     S_ROOT_FLAGGED,
@@ -59,6 +62,8 @@ from solvers.result import SolveResult
 DEFAULT_MAX_PLY = 512
 #: Default table capacity (slots of 32 bytes).
 DEFAULT_TT_ENTRIES = 1 << 21
+#: The engine's ``history`` option: what a cut-off credits its move with.
+HISTORY_CREDITS = {"off": HISTORY_OFF, "depth": HISTORY_DEPTH, "work": HISTORY_WORK}
 #: The template every game's search is compiled from.
 TEMPLATE = "solvers.engine_search"
 
@@ -66,7 +71,9 @@ TEMPLATE = "solvers.engine_search"
 class EngineKernel(CompiledKernel):
     """The engine on one game's plug-in: its table and stack, kept across solves.
 
-    Options: ``ordering`` (the plug-in's ``order`` hints), ``history``, ``etc``,
+    Options: ``ordering`` (the plug-in's ``order`` hints), ``history`` (what a cut-off
+    credits its move with: ``depth``, the square of the bit length of the nodes it took, as
+    depth squared in chess programs; ``work``, the nodes themselves; ``off``), ``etc``,
     ``prefetch`` (children's keys computed and their buckets prefetched while ordering; it
     lets a node skip the children their entries settle), ``deepening`` (value mode only:
     ``(first, step, last)`` horizons of the passes before the unbounded one; games without
@@ -80,7 +87,7 @@ class EngineKernel(CompiledKernel):
         tt_entries: int = DEFAULT_TT_ENTRIES,
         max_ply: int = DEFAULT_MAX_PLY,
         ordering: bool = True,
-        history: bool = True,
+        history: str = "depth",
         etc: bool = True,
         prefetch: bool = True,
         deepening: Sequence[int] | None = None,
@@ -110,7 +117,11 @@ class EngineKernel(CompiledKernel):
         ctl[C_BUCKET_MASK] = bucket_mask
         ctl[C_MAX_PLY] = max_ply
         ctl[C_ORDER] = int(ordering)
-        ctl[C_HISTORY] = int(history)
+        if history not in HISTORY_CREDITS:
+            raise ParameterError(
+                f"history must be one of {', '.join(HISTORY_CREDITS)}, got {history!r}"
+            )
+        ctl[C_HISTORY] = HISTORY_CREDITS[history]
         ctl[C_ETC] = int(etc)
         ctl[C_PREFETCH] = int(prefetch)
         ctl[C_CYCLIC] = int(not game.acyclic)

@@ -134,6 +134,13 @@ S_IMMEDIATE_WINS = 29
 HISTORY = 32
 #: History counts saturate here in order keys (room for the plug-in's hint above).
 HISTORY_CAP = (1 << 24) - 1
+#: The same when a cut-off credits the nodes it took (C_HISTORY = HISTORY_WORK).
+WORK_CAP = (1 << 30) - 1
+# history credit (ctl[C_HISTORY]): none, the square of the bit length of the cut-off's work
+# (as depth squared in chess programs), or the work itself
+HISTORY_OFF = 0
+HISTORY_DEPTH = 1
+HISTORY_WORK = 2
 #: Added to the order key of a child whose table entry says it cannot raise alpha: last.
 REFUTED_LAST = 1 << 56
 
@@ -198,8 +205,16 @@ def _store(tt, frame, flag, best, move, work, tables, ctl):  # type: ignore[no-u
 @njit(cache=True, inline="always")
 def _credit(ctl: np.ndarray, side: I64, move: I64, work: I64) -> None:
     codes = ctl[C_MOVE_CODES]
-    if ctl[C_HISTORY] != 0 and 0 <= move < codes:
-        credit(ctl, HISTORY + side * codes + move, work, HISTORY, 2 * codes, HISTORY_CAP)
+    if not 0 <= move < codes:
+        return
+    at = HISTORY + side * codes + move
+    if ctl[C_HISTORY] == HISTORY_DEPTH:
+        credit(ctl, at, work, HISTORY, 2 * codes, HISTORY_CAP)
+    elif ctl[C_HISTORY] == HISTORY_WORK:
+        ctl[at] += min(work, WORK_CAP)
+        if ctl[at] > WORK_CAP:  # old credit fades: every count halved
+            for k in range(HISTORY, HISTORY + 2 * codes):
+                ctl[k] >>= 1
 
 
 # Numba's reference counting (NRT) is what the plug-in asks for (``NRT`` in the block
@@ -407,8 +422,8 @@ def search(
                         m = mv[k]
                         history = 0
                         if ctl[C_HISTORY] != 0 and m < codes:
-                            history = min(ctl[HISTORY + side * codes + m], HISTORY_CAP)
-                        ok[k] = (ok[k] * (HISTORY_CAP + 1) - history) * scale + k
+                            history = min(ctl[HISTORY + side * codes + m], WORK_CAP)
+                        ok[k] = (ok[k] * (WORK_CAP + 1) - history) * scale + k
                 index = -1
                 if cursor >= start:  # selection of the smallest key
                     chosen = cursor

@@ -35,7 +35,10 @@ functions after it). What the plug-in gives the engine:
 * ordering hints (``mobility_ordering``, default): the replies a move leaves the
   opponent, two popcounts of masks prepared once per node (:func:`engine_order`); a move
   that leaves no reply is a win found without a visit, which is why the fewest replies go
-  first;
+  first. Ties go by history, and a cut-off credits its move with the nodes it took
+  (``history="work"``, the C reference's choice: on the ten positions of
+  benchmarks/CONTROL_REFERENCE.md 2.6 times fewer nodes than the square of their bit
+  length, ``history="depth"``);
 * symmetry: positions with at most ``symmetry_pieces`` pieces are keyed by their canonical
   image (smallest (white, black) over the 12 board symmetries); the best move is kept in
   the canonical frame (:func:`engine_move_to_key`). The 12 images travel in the state, each
@@ -772,6 +775,7 @@ class ControlKernel(EngineKernel):
         method: str = "alphabeta",
         max_ply: int = DEFAULT_MAX_PLY,
         etc: bool = True,
+        history: str = "work",
     ) -> None:
         if method not in METHODS:
             raise ParameterError(f"unknown search method {method!r} ({'|'.join(METHODS)})")
@@ -860,6 +864,7 @@ class ControlKernel(EngineKernel):
             tt_entries=tt_entries if method == "alphabeta" else 2,
             max_ply=max_ply if method == "alphabeta" else 1,
             etc=etc,
+            history=history,
         )
         if method == "dfpn":
             self.tt, self.capacity, _ = new_table(tt_entries)
