@@ -30,6 +30,7 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 
 from cgt.errors import ParameterError
+from solvers.memory import zeroed_array
 
 #: Numba scalars in the signatures of compiled functions. Numba ignores annotations, and
 #: numpy's stubs do not model numba's integer typing, so for mypy they are Any.
@@ -172,9 +173,12 @@ def table_bytes(entries: int) -> int:
 
 def new_table(entries: int) -> tuple[np.ndarray, int, int]:
     """(table array aligned on 64 bytes, capacity in slots, bucket mask) for ``entries``
-    slots rounded down to a power of two (at least 2)."""
+    slots rounded down to a power of two (at least 2). A big table sits on transparent huge
+    pages (:func:`solvers.memory.zeroed_array`): its probes land anywhere, and with 4 KiB
+    pages nearly every one also misses the TLB (the C reference of
+    benchmarks/CONTROL_REFERENCE.md runs 1.4 times as fast on huge pages)."""
     buckets = _buckets(entries)
-    raw = np.zeros(buckets * BUCKET_WORDS + BUCKET_WORDS, dtype=np.uint64)
+    raw = zeroed_array(buckets * BUCKET_WORDS + BUCKET_WORDS, np.uint64)
     skip = (-raw.ctypes.data % 64) // 8
     return raw[skip : skip + buckets * BUCKET_WORDS], 2 * buckets, buckets - 1
 
