@@ -154,9 +154,11 @@ class EngineKernel(CompiledKernel):
         # df-pn asks the plug-in's order only for its hints (and moves that win at once)
         ctl[C_ORDER] = int(ordering and (not dfpn or first_numbers == "hint"))
         ctl[C_FIRST_NUMBERS] = FIRST_NUMBERS.index(first_numbers)
+        self.first_numbers = first_numbers
         if weak is None:  # the plug-in may declare that weak numbers search fewer nodes
             weak = bool(rules.extra.get("weak_proof_numbers", False))
         ctl[C_WEAK] = int(weak)
+        self.weak = weak
         ctl[C_HISTORY] = int(history)
         ctl[C_ETC] = int(etc)
         ctl[C_PREFETCH] = int(prefetch)
