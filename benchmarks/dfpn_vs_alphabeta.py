@@ -35,6 +35,7 @@ import random
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -302,28 +303,34 @@ def markdown(data: dict[str, Any]) -> str:
         "| case | position | value (player to move) | alpha-beta | df-pn | alpha-beta / df-pn |",
         "|---|---|---|---|---|---|",
     ]
-    runs_info = set()
-    for case in data["cases"]:
-        runs = case["runs"]
-        values = {r["outcome"] for r in runs.values() if r["outcome"] != "open"}
-        value = values.pop() if len(values) == 1 else ("open" if not values else "DISAGREE")
-        name = case["name"] + (" (hard)" if case.get("hard") else "")
-        lines.append(
+    lines += _rows(
+        data["cases"],
+        lambda case, name, value, runs: (
             f"| {name} | `{case['position']}` | {value} | {_run_cell(runs['alphabeta'])} | "
             f"{_run_cell(runs['dfpn'])} | {_ratio(runs['alphabeta'], runs['dfpn'])} |"
-        )
-        run = case["run"]
-        runs_info.add(
-            (run["date"], run["commit"], run["machine"], run["command"], run["max_seconds"])
-        )
-    lines += _measured_by(runs_info)
+        ),
+    )
     if data.get("engine_cases"):
         lines += engine_section(data)
     return "\n".join(lines)
 
 
-def _measured_by(runs_info: set[tuple[Any, ...]]) -> list[str]:
-    lines = ["", "Measured by:", ""]
+def _rows(cases: list[dict[str, Any]], row: Callable[..., str]) -> list[str]:
+    """A table's rows, ``row(case, name, value, runs)`` each, and the runs that measured
+    them."""
+    lines = []
+    runs_info = set()
+    for case in cases:
+        runs = case["runs"]
+        values = {r["outcome"] for r in runs.values() if r["outcome"] != "open"}
+        value = values.pop() if len(values) == 1 else ("open" if not values else "DISAGREE")
+        name = case["name"] + (" (hard)" if case.get("hard") else "")
+        lines.append(row(case, name, value, runs))
+        run = case["run"]
+        runs_info.add(
+            (run["date"], run["commit"], run["machine"], run["command"], run["max_seconds"])
+        )
+    lines += ["", "Measured by:", ""]
     for date, revision, host, command, cap in sorted(runs_info):
         lines.append(f"- {date}, commit `{revision}`, {host}, cap {cap:g} s: `{command}`")
     lines.append("")
@@ -356,22 +363,14 @@ def engine_section(data: dict[str, Any]) -> list[str]:
         "| case | value | kernel df-pn | engine df-pn | engine's plug-in | kernel / engine |",
         "|---|---|---|---|---|---|",
     ]
-    runs_info = set()
-    for case in data["engine_cases"]:
-        runs = case["runs"]
-        values = {r["outcome"] for r in runs.values() if r["outcome"] != "open"}
-        value = values.pop() if len(values) == 1 else ("open" if not values else "DISAGREE")
-        name = case["name"] + (" (hard)" if case.get("hard") else "")
-        lines.append(
+    return lines + _rows(
+        data["engine_cases"],
+        lambda case, name, value, runs: (
             f"| {name} | {value} | {_run_cell(runs['kernel'])} | {_run_cell(runs['engine'])} "
             f"| {_plugin_cell(runs['engine']['plugin'])} | "
             f"{_ratio(runs['kernel'], runs['engine'])} |"
-        )
-        run = case["run"]
-        runs_info.add(
-            (run["date"], run["commit"], run["machine"], run["command"], run["max_seconds"])
-        )
-    return lines + _measured_by(runs_info)
+        ),
+    )
 
 
 def load() -> dict[str, Any]:
