@@ -312,7 +312,7 @@ def solve_with_engine(
     kernel = EngineKernel(
         rules, remoteness=remoteness, tt_entries=tt_entries, max_ply=max_ply, **engine_options
     )
-    return run_solve(
+    result = run_solve(
         kernel,
         rules.game,
         position,
@@ -323,6 +323,8 @@ def solve_with_engine(
         symmetry=symmetry,
         move_values=move_values,
     )
+    result.extra["method"] = kernel.method
+    return result
 
 
 def engine_solver(playout: Any) -> Any:

@@ -119,7 +119,7 @@ def dfpn(
     """(proof number, disproof number) of ``question`` (0: the mover wins, 1: the mover does
     not lose) at ``state`` within the thresholds: (0, INF) proved, (INF, 0) disproved.
     ``states``, ``moves``, ``hints`` (rows of ``max_moves``) and ``numbers`` (rows of
-    ``NUMBER_ROWS`` x ``max_moves``) are the path, ``max_ply + 2`` rows; ``states[ply + 1]``
+    ``NUMBER_ROWS`` x ``max_moves``) are the path, ``max_ply + 1`` rows; ``states[ply + 1]``
     and ``moves[ply + 1]`` are scratch while the children are counted."""
     ctl[stat.S_NODES] += 1
     if ctl[stat.S_NODES] > ctl[stat.S_NODE_LIMIT]:  # out of budget: the callers store nothing

@@ -4,6 +4,7 @@ the boards of tests/test_engine.py (wins and losses, and draws in Connect Four).
 
 from __future__ import annotations
 
+import json
 import random
 from dataclasses import replace
 from typing import Any
@@ -15,8 +16,10 @@ from numba import njit
 from cgt.errors import ParameterError
 from solvers.engine import EngineKernel, solve_with_engine
 from solvers.retrograde import retrograde
+from tests.cli_runner import run
 from tests.test_engine import (  # noqa: F401 (the fixture keeps Connect Four to this module)
     BOARDS,
+    CONNECT_FOUR,
     CYCLIC_BOARDS,
     _load_connect_four,
     _only_this_module_sees_connect_four,
@@ -146,3 +149,22 @@ def test_dfpn_refuses_games_whose_positions_repeat_and_remoteness(
         EngineKernel(rules, method="dfpn", first_numbers="hint")
     with pytest.raises(ParameterError, match="unknown search method"):
         EngineKernel(rules, method="mcts")
+
+
+def test_a_game_from_its_own_file_proves_a_draw_by_dfpn_from_the_command_line(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Connect Four 4 rows x 3 columns, connect 3, is a draw (retrograde): df-pn proves it
+    with its two questions, every root move a draw too."""
+    code, out, err = run(
+        capsys, "--load", str(CONNECT_FOUR), "solve", "connect-four", "-p", "rows=4",
+        "-p", "cols=3", "-p", "connect=3", "--solver", "compiled", "--method", "dfpn", "--json",
+    )  # fmt: skip
+    assert code == 0, err
+    game = _load_connect_four().ConnectFour(rows=4, cols=3, connect=3)
+    start = game.initial_position()
+    expected = retrograde(game, start).result(start)
+    answer = json.loads(out)
+    assert answer["method"] == "dfpn"
+    assert answer["outcome"] == expected.outcome.label
+    assert [m["outcome"] for m in answer["moves"]] == [m.outcome.label for m in expected.moves]
