@@ -353,12 +353,17 @@ def engine_section(data: dict[str, Any]) -> list[str]:
         "compiled per plug-in: `solvers/engine_dfpn.py`), one run each in the same process, "
         "tables of the same capacity. The engine runs on whatever plug-in "
         "`solvers.kernels.PLAYOUTS[game](game)` returned at the commit of the run; the "
-        "plug-in column lists the optional hooks it gave (`key`: symmetry or a smaller key; "
-        "`order`: hints, here taken as reply counts), how a new child started (replies: "
-        "played and its moves generated; hint: the `order` hint) and whether the plug-in "
-        "asked for weak proof numbers. A plug-in without a `key` keys the table by its "
-        "state, without symmetry, where the kernels' df-pn use canonical images. Both count "
-        "calls as nodes. Process CPU seconds; a run stopped by the time cap is *open*.",
+        "plug-in column lists the optional hooks it gave (`key`: the plug-in's own table "
+        "key, with or without symmetry as the plug-in defines it; `order`: hints, taken as "
+        "reply counts), how a new child started (replies: played and its moves generated; "
+        "hint: the `order` hint) and whether the plug-in asked for weak proof numbers. The "
+        "kernels' df-pn key positions by their canonical image under the board's symmetries "
+        "(Control up to 6 pieces, LAG its mirror image and Super Nonnect its images, up to "
+        "the kernels' default piece or cut counts) and Super "
+        "Nonnect's uses weak proof numbers: a plug-in without these searches more nodes. Both "
+        "count calls as nodes, and both pay their rules' cost per node (the engine: the "
+        "plug-in's `generate` and `play`). Process CPU seconds from one run each; a run "
+        "stopped by the time cap (wall clock, on a shared machine) is *open*.",
         "",
         "| case | value | kernel df-pn | engine df-pn | engine's plug-in | kernel / engine |",
         "|---|---|---|---|---|---|",
