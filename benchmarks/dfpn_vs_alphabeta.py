@@ -3,6 +3,7 @@
     python benchmarks/dfpn_vs_alphabeta.py                   # every case (some 30 minutes)
     python benchmarks/dfpn_vs_alphabeta.py --only lag-3      # the cases whose name has lag-3
     python benchmarks/dfpn_vs_alphabeta.py --markdown-only   # rewrite the table from the JSON
+    python benchmarks/dfpn_vs_alphabeta.py --engine          # the engine's df-pn against the kernels'
 
 For every case (a game and a position, picked reproducibly: fixed positions or seeded random
 playouts) both searches of the game's compiled kernel (``method="alphabeta"`` in value mode
@@ -11,6 +12,11 @@ a fresh kernel with a table of the same capacity. Each run records the nodes, th
 CPU time (the machine is shared: CPU time is what the search itself cost), the wall time and
 the load average before and after; a run stopped by ``--max-seconds`` is recorded as open,
 with the nodes it had searched. A case whose two values differ is an error (exit 1).
+
+``--engine`` measures instead, on the same cases, each kernel's own df-pn against the engine's
+(``solvers.engine.EngineKernel(method="dfpn")`` on whatever plug-in
+``solvers.kernels.PLAYOUTS[game](game)`` returns at the time of the run, with its defaults),
+one run each in the same process, into the JSON's ``engine_cases``.
 
 Results go to ``benchmarks/dfpn_vs_alphabeta.json`` (each case with the date, commit,
 machine and command of the run that measured it: running a subset updates those cases only)
@@ -29,6 +35,7 @@ import random
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -144,12 +151,42 @@ def kernel_for(game: Any, method: str) -> Any:
     return kernel_class(game, tt_entries=TT_ENTRIES, method=method)
 
 
+#: The engine comparison's two runs: the kernel's own df-pn, the engine's.
+ENGINE_RUNS = ("kernel", "engine")
+
+
+def engine_kernel_for(game: Any, position: Any) -> Any:
+    """The engine's df-pn on the game's plug-in, compiled (or loaded) before the clock."""
+    from solvers.engine import EngineKernel
+    from solvers.kernels import PLAYOUTS
+
+    rules = PLAYOUTS[game.name](game)
+    EngineKernel(rules, method="dfpn", tt_entries=64).bounded_score(position, -2, 2, 1)
+    return EngineKernel(rules, method="dfpn", tt_entries=TT_ENTRIES)
+
+
+def plugin_of(kernel: Any) -> dict[str, Any]:
+    """What the engine's plug-in gave: its optional hooks, and df-pn's settings from it."""
+    from solvers.engine_build import CHILD_KEY, OPTIONAL_HOOKS
+
+    rules = kernel.rules
+    return {
+        "hooks": [h for h in (*OPTIONAL_HOOKS, CHILD_KEY) if getattr(rules, h) is not None],
+        "first_numbers": kernel.first_numbers,
+        "weak": kernel.weak,
+    }
+
+
 def measure(game: Any, position: Any, method: str, max_seconds: float) -> dict[str, Any]:
-    """One search of ``position``'s value: nodes, CPU and wall seconds, load average."""
+    """One search of ``position``'s value: nodes, CPU and wall seconds, load average
+    (``method``: a kernel's method, or "engine" for the engine's df-pn)."""
     from solvers.budget import SearchBudgetExceeded
     from solvers.kernel_table import S_NODES
 
-    kernel = kernel_for(game, method)
+    if method == "engine":
+        kernel = engine_kernel_for(game, position)
+    else:
+        kernel = kernel_for(game, method)
     load_before = os.getloadavg()[0]
     kernel.set_budget(max_seconds)
     cpu = time.process_time()
@@ -165,6 +202,8 @@ def measure(game: Any, position: Any, method: str, max_seconds: float) -> dict[s
         "wall_seconds": round(time.perf_counter() - wall, 3),
         "load_average": [round(load_before, 2), round(os.getloadavg()[0], 2)],
     }
+    if method == "engine":
+        record["plugin"] = plugin_of(kernel)
     del kernel
     gc.collect()  # the next run's table replaces this one's
     return record
@@ -225,11 +264,9 @@ def _run_cell(run: dict[str, Any]) -> str:
     return f"{nodes} nodes, {run['cpu_seconds']:.2f} s"
 
 
-def _ratio(case: dict[str, Any]) -> str:
-    """Alpha-beta's nodes over df-pn's (> 1: df-pn searched fewer), and the same for CPU
-    time; a bound when a run is open."""
-    ab = case["runs"]["alphabeta"]
-    pn = case["runs"]["dfpn"]
+def _ratio(ab: dict[str, Any], pn: dict[str, Any]) -> str:
+    """The first run's nodes over the second's (> 1: the second searched fewer), and the
+    same for CPU time; a bound when a run is open."""
     if ab["outcome"] == "open" and pn["outcome"] == "open":
         return "both open"
     parts = []
@@ -266,16 +303,29 @@ def markdown(data: dict[str, Any]) -> str:
         "| case | position | value (player to move) | alpha-beta | df-pn | alpha-beta / df-pn |",
         "|---|---|---|---|---|---|",
     ]
+    lines += _rows(
+        data["cases"],
+        lambda case, name, value, runs: (
+            f"| {name} | `{case['position']}` | {value} | {_run_cell(runs['alphabeta'])} | "
+            f"{_run_cell(runs['dfpn'])} | {_ratio(runs['alphabeta'], runs['dfpn'])} |"
+        ),
+    )
+    if data.get("engine_cases"):
+        lines += engine_section(data)
+    return "\n".join(lines)
+
+
+def _rows(cases: list[dict[str, Any]], row: Callable[..., str]) -> list[str]:
+    """A table's rows, ``row(case, name, value, runs)`` each, and the runs that measured
+    them."""
+    lines = []
     runs_info = set()
-    for case in data["cases"]:
+    for case in cases:
         runs = case["runs"]
         values = {r["outcome"] for r in runs.values() if r["outcome"] != "open"}
         value = values.pop() if len(values) == 1 else ("open" if not values else "DISAGREE")
         name = case["name"] + (" (hard)" if case.get("hard") else "")
-        lines.append(
-            f"| {name} | `{case['position']}` | {value} | {_run_cell(runs['alphabeta'])} | "
-            f"{_run_cell(runs['dfpn'])} | {_ratio(case)} |"
-        )
+        lines.append(row(case, name, value, runs))
         run = case["run"]
         runs_info.add(
             (run["date"], run["commit"], run["machine"], run["command"], run["max_seconds"])
@@ -284,7 +334,48 @@ def markdown(data: dict[str, Any]) -> str:
     for date, revision, host, command, cap in sorted(runs_info):
         lines.append(f"- {date}, commit `{revision}`, {host}, cap {cap:g} s: `{command}`")
     lines.append("")
-    return "\n".join(lines)
+    return lines
+
+
+def _plugin_cell(plugin: dict[str, Any]) -> str:
+    hooks = ", ".join(plugin["hooks"]) or "none"
+    weak = ", weak" if plugin["weak"] else ""
+    return f"{hooks}; first numbers: {plugin['first_numbers']}{weak}"
+
+
+def engine_section(data: dict[str, Any]) -> list[str]:
+    """The engine's df-pn against each kernel's own, a function of the JSON alone."""
+    lines = [
+        "## The engine's df-pn against the kernels' own",
+        "",
+        "The same cases, each kernel's own df-pn (`method=dfpn` of its kernel class) against "
+        'the engine\'s (`solvers.engine.EngineKernel(method="dfpn")`, one template '
+        "compiled per plug-in: `solvers/engine_dfpn.py`), one run each in the same process, "
+        "tables of the same capacity. The engine runs on whatever plug-in "
+        "`solvers.kernels.PLAYOUTS[game](game)` returned at the commit of the run; the "
+        "plug-in column lists the optional hooks it gave (`key`: the plug-in's own table "
+        "key, with or without symmetry as the plug-in defines it; `order`: hints, taken as "
+        "reply counts), how a new child started (replies: played and its moves generated; "
+        "hint: the `order` hint) and whether the plug-in asked for weak proof numbers. The "
+        "kernels' df-pn key positions by their canonical image under the board's symmetries "
+        "(Control up to 6 pieces, LAG its mirror image and Super Nonnect its images, up to "
+        "the kernels' default piece or cut counts) and Super "
+        "Nonnect's uses weak proof numbers: a plug-in without these searches more nodes. Both "
+        "count calls as nodes, and both pay their rules' cost per node (the engine: the "
+        "plug-in's `generate` and `play`). Process CPU seconds from one run each; a run "
+        "stopped by the time cap (wall clock, on a shared machine) is *open*.",
+        "",
+        "| case | value | kernel df-pn | engine df-pn | engine's plug-in | kernel / engine |",
+        "|---|---|---|---|---|---|",
+    ]
+    return lines + _rows(
+        data["engine_cases"],
+        lambda case, name, value, runs: (
+            f"| {name} | {value} | {_run_cell(runs['kernel'])} | {_run_cell(runs['engine'])} "
+            f"| {_plugin_cell(runs['engine']['plugin'])} | "
+            f"{_ratio(runs['kernel'], runs['engine'])} |"
+        ),
+    )
 
 
 def load() -> dict[str, Any]:
@@ -299,6 +390,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", action="append", default=[], help="cases whose name has this")
     parser.add_argument("--max-seconds", type=float, default=DEFAULT_MAX_SECONDS)
     parser.add_argument("--markdown-only", action="store_true")
+    parser.add_argument(
+        "--engine", action="store_true", help="the engine's df-pn against the kernels' own"
+    )
     args = parser.parse_args(argv)
     data = load()
     if not args.markdown_only:
@@ -315,15 +409,18 @@ def main(argv: list[str] | None = None) -> int:
             "max_seconds": args.max_seconds,
         }
         order = [c.name for c in cases()]
-        stored = {c["name"]: c for c in data["cases"]}
+        section = "engine_cases" if args.engine else "cases"
+        methods = ENGINE_RUNS if args.engine else METHODS
+        stored = {c["name"]: c for c in data.get(section, [])}
         failed = False
         for case in cases():
             if args.only and not any(part in case.name for part in args.only):
                 continue
             game, position = position_of(case)
             runs = {}
-            for method in METHODS:
-                runs[method] = measure(game, position, method, args.max_seconds)
+            for method in methods:
+                kernel_method = "dfpn" if method == "kernel" else method
+                runs[method] = measure(game, position, kernel_method, args.max_seconds)
                 print(f"{case.name} {method}: {runs[method]}", file=sys.stderr, flush=True)
             outcomes = {r["outcome"] for r in runs.values()} - {"open"}
             if len(outcomes) > 1:
@@ -338,7 +435,7 @@ def main(argv: list[str] | None = None) -> int:
                 "runs": runs,
                 "run": run_info,
             }
-            data["cases"] = [stored[n] for n in order if n in stored]
+            data[section] = [stored[n] for n in order if n in stored]
             JSON_PATH.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")
         if failed:
             return 1

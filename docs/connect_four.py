@@ -223,7 +223,12 @@ def _register_plugin() -> None:
     from solvers.kernels import KernelPlugin, register_plugin
 
     register_plugin(
-        KernelPlugin("connect-four", engine_solver(playout_rules), playout=playout_rules)
+        KernelPlugin(
+            "connect-four",
+            engine_solver(playout_rules),
+            methods=("alphabeta", "dfpn"),  # the engine gives every plug-in both
+            playout=playout_rules,
+        )
     )
 
 

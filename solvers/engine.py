@@ -28,6 +28,14 @@ from cgt.errors import ParameterError
 from cgt.progress import Progress
 from cgt.protocol import Game, Outcome
 from solvers.engine_build import specialise
+from solvers.engine_dfpn import (
+    C_DRAWS,
+    C_FIRST_NUMBERS,
+    C_WEAK,
+    FIRST_NUMBERS,
+    NUMBER_ROWS,
+    S_DRAW_SEEN,
+)
 from solvers.engine_search import (
     C_ALTERNATING,
     C_BUCKET_MASK,
@@ -56,6 +64,7 @@ from solvers.engine_search import (
 from solvers.kernel_base import CompiledKernel, run_solve
 from solvers.kernel_table import MAX_MOVE, NO_NODE_LIMIT, S_ABORTED, S_NODE_LIMIT, new_table
 from solvers.playout import PlayoutRules
+from solvers.proof_numbers import PN_INFINITY
 from solvers.result import SolveResult
 
 #: Deepest search path (plies) by default.
@@ -64,8 +73,12 @@ DEFAULT_MAX_PLY = 512
 DEFAULT_TT_ENTRIES = 1 << 21
 #: The engine's ``history`` option: what a cut-off credits its move with.
 HISTORY_CREDITS = {"off": HISTORY_OFF, "depth": HISTORY_DEPTH, "work": HISTORY_WORK}
-#: The template every game's search is compiled from.
-TEMPLATE = "solvers.engine_search"
+#: The templates every game's searches are compiled from, by method.
+TEMPLATES = {"alphabeta": "solvers.engine_search", "dfpn": "solvers.engine_dfpn"}
+TEMPLATE = TEMPLATES["alphabeta"]
+#: Search methods: negamax alpha-beta, or depth-first proof-number search (win/loss/draw
+#: by proofs; acyclic games only).
+METHODS = tuple(TEMPLATES)
 
 
 class EngineKernel(CompiledKernel):
@@ -77,7 +90,14 @@ class EngineKernel(CompiledKernel):
     ``prefetch`` (children's keys computed and their buckets prefetched while ordering; it
     lets a node skip the children their entries settle), ``deepening`` (value mode only:
     ``(first, step, last)`` horizons of the passes before the unbounded one; games without
-    draws). What each gains is measured on the kernels' benchmark pages."""
+    draws). What each gains is measured on the kernels' benchmark pages.
+
+    ``method="dfpn"``: depth-first proof-number search (:mod:`solvers.engine_dfpn`) instead,
+    value mode only, games whose positions cannot repeat; ``first_numbers`` (how a new
+    child starts: "replies", "hint" or "unit"; default "hint" where the plug-in gives
+    ``order``, else "replies") and ``weak`` (weak proof numbers; default: the plug-in's
+    ``extra["weak_proof_numbers"]``, else False) are its options
+    (benchmarks/DFPN.md)."""
 
     def __init__(
         self,
@@ -91,8 +111,29 @@ class EngineKernel(CompiledKernel):
         etc: bool = True,
         prefetch: bool = True,
         deepening: Sequence[int] | None = None,
+        method: str = "alphabeta",
+        first_numbers: str | None = None,
+        weak: bool | None = None,
     ) -> None:
         game = rules.game
+        if method not in TEMPLATES:
+            raise ParameterError(f"unknown search method {method!r} ({'|'.join(METHODS)})")
+        dfpn = method == "dfpn"
+        if dfpn and remoteness:
+            raise ParameterError("dfpn proves wins, losses and draws only: use remoteness=False")
+        if dfpn and not game.acyclic:
+            raise ParameterError(
+                f"dfpn needs a game whose positions cannot repeat ({game.name}'s can): "
+                "use method=alphabeta"
+            )
+        if first_numbers is None:
+            first_numbers = "hint" if rules.order is not None and ordering else "replies"
+        if first_numbers not in FIRST_NUMBERS:
+            raise ParameterError(
+                f"unknown first numbers {first_numbers!r} ({'|'.join(FIRST_NUMBERS)})"
+            )
+        if first_numbers == "hint" and (rules.order is None or not ordering):
+            raise ParameterError(f"the plug-in of {game.name} gives no order hint")
         if not rules.compiled:
             raise ParameterError(f"{game.name} has no compiled plug-in for the engine")
         if rules.key is None and rules.words > 3:
@@ -109,19 +150,27 @@ class EngineKernel(CompiledKernel):
         self.remoteness = remoteness
         self.max_ply = max_ply
         self.deepening = tuple(deepening) if deepening is not None else None
-        self.search_module = specialise(TEMPLATE, rules.hooks())
+        self.method = method
+        self.search_module = specialise(TEMPLATES[method], rules.hooks())
         self.tt, self.capacity, bucket_mask = new_table(tt_entries)
         self.ctl = np.zeros(control_length(move_codes), dtype=np.int64)
         ctl = self.ctl
         ctl[C_REMOTENESS] = int(remoteness)
         ctl[C_BUCKET_MASK] = bucket_mask
         ctl[C_MAX_PLY] = max_ply
-        ctl[C_ORDER] = int(ordering)
         if history not in HISTORY_CREDITS:
             raise ParameterError(
                 f"history must be one of {', '.join(HISTORY_CREDITS)}, got {history!r}"
             )
         ctl[C_HISTORY] = HISTORY_CREDITS[history]
+        # df-pn asks the plug-in's order only for its hints (and moves that win at once)
+        ctl[C_ORDER] = int(ordering and (not dfpn or first_numbers == "hint"))
+        ctl[C_FIRST_NUMBERS] = FIRST_NUMBERS.index(first_numbers)
+        self.first_numbers = first_numbers
+        if weak is None:  # the plug-in may declare that weak numbers search fewer nodes
+            weak = bool(rules.extra.get("weak_proof_numbers", False))
+        ctl[C_WEAK] = int(weak)
+        self.weak = weak
         ctl[C_ETC] = int(etc)
         ctl[C_PREFETCH] = int(prefetch)
         ctl[C_CYCLIC] = int(not game.acyclic)
@@ -131,11 +180,14 @@ class EngineKernel(CompiledKernel):
         ctl[C_INDEX_SCALE] = 1 << max(1, (rules.max_moves - 1).bit_length())
         ctl[S_NODE_LIMIT] = NO_NODE_LIMIT
         rows = max_ply + 1
+        # the path: what both methods use, then each method's own (one row for the other)
+        alphabeta_rows, dfpn_rows = (1, rows) if dfpn else (rows, 1)
         self.states = np.zeros((rows, rules.words), dtype=np.uint64)
         self.move_stack = np.zeros((rows, rules.max_moves), dtype=np.int64)
         self.order_keys = np.zeros((rows, rules.max_moves), dtype=np.int64)
-        self.children = np.zeros((rows, CHILD_COLUMNS * rules.max_moves), dtype=np.int64)
-        self.frames = np.zeros((rows, FRAME_COLUMNS), dtype=np.int64)
+        self.children = np.zeros((alphabeta_rows, CHILD_COLUMNS * rules.max_moves), dtype=np.int64)
+        self.frames = np.zeros((alphabeta_rows, FRAME_COLUMNS), dtype=np.int64)
+        self.numbers = np.zeros((dfpn_rows, NUMBER_ROWS, rules.max_moves), dtype=np.int64)
         # the pass a budgeted search stopped in, to resume there: (root, horizon)
         self._pass: tuple[bytes, int] | None = None
 
@@ -184,6 +236,46 @@ class EngineKernel(CompiledKernel):
             )
         )
 
+    def _prove(self, root: np.ndarray, question: int) -> bool | None:
+        """df-pn of ``question`` at ``root`` (solvers.engine_dfpn): proved, disproved, or
+        None when the budget ran out. A draw met in a game searched without questions
+        switches the kernel to questions for good, and the search runs again."""
+        ctl = self.ctl
+        ctl[S_DRAW_SEEN] = 0
+        pn, _ = self.search_module.dfpn(
+            root,
+            question,
+            PN_INFINITY,
+            PN_INFINITY,
+            0,
+            self.rules.tables,
+            ctl,
+            self.tt,
+            self.states,
+            self.move_stack,
+            self.order_keys,
+            self.numbers,
+        )
+        if ctl[S_DRAW_SEEN]:
+            ctl[S_DRAW_SEEN] = 0
+            ctl[S_ABORTED] = 0
+            ctl[C_DRAWS] = 1
+            return self._prove(root, question)
+        if ctl[S_ABORTED]:
+            return None
+        return bool(pn == 0)
+
+    def _proof_value(self, root: np.ndarray) -> int:
+        """The value of ``root`` by df-pn: 1 if its mover wins, else 0 if it does not lose
+        (games that can draw), else -1; 0 with ``S_ABORTED`` when the budget ran out."""
+        won = self._prove(root, 0)
+        if won is None or won:
+            return int(bool(won))
+        if not self.ctl[C_DRAWS]:
+            return -1
+        holds = self._prove(root, 1)
+        return 0 if holds is None or holds else -1
+
     def horizons(self) -> list[int]:
         """The passes' horizons, 0 (none) last."""
         if self.deepening is None:
@@ -193,6 +285,8 @@ class EngineKernel(CompiledKernel):
 
     def _search(self, position: Any, alpha: int, beta: int) -> int:
         root = self.rules.encode(position)
+        if self.method == "dfpn":
+            return self._proof_value(root)
         passes = self.horizons()
         if self._pass is not None and self._pass[0] == root.tobytes():
             passes = [h for h in passes if h == 0 or h >= self._pass[1]]
@@ -229,7 +323,7 @@ def solve_with_engine(
     kernel = EngineKernel(
         rules, remoteness=remoteness, tt_entries=tt_entries, max_ply=max_ply, **engine_options
     )
-    return run_solve(
+    result = run_solve(
         kernel,
         rules.game,
         position,
@@ -240,6 +334,8 @@ def solve_with_engine(
         symmetry=symmetry,
         move_values=move_values,
     )
+    result.extra["method"] = kernel.method
+    return result
 
 
 def engine_solver(playout: Any) -> Any:

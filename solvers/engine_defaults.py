@@ -68,3 +68,20 @@ def unplugged_play(state: np.ndarray, code: I64, tables: object, child: np.ndarr
 @njit(cache=True, inline="always")
 def unplugged_mover(state: np.ndarray, tables: object) -> I64:
     return 0
+
+
+@njit(cache=True, inline="always")
+def unplugged_child_key(
+    state: np.ndarray, code: I64, tables: object, scratch: np.ndarray
+) -> tuple[U64, U64, I64, I64]:
+    return key(state, tables)
+
+
+#: What the templates bind where a plug-in goes (``child_key, final, generate, mover, play``).
+UNPLUGGED = (
+    unplugged_child_key,
+    unplugged_final,
+    unplugged_generate,
+    unplugged_mover,
+    unplugged_play,
+)

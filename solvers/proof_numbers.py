@@ -1,9 +1,10 @@
 """What the kernels' depth-first proof-number searches (df-pn) share: the proof-number table,
 the choice of the child to search and its thresholds, and the numbers of a new child.
 
-Each kernel (Control, LAG, Super Nonnect) keeps its own recursion, because move generation
-and keys are its own; this module holds everything that is df-pn itself, so the three
-searches differ only in their rules. The form is Nagai's df-pn in negamax notation: a node's
+The engine's df-pn (:mod:`solvers.engine_dfpn`, one template over any game's plug-in) and
+the kernels' own recursions (Control, LAG, Super Nonnect, until their plug-ins replace them)
+use it; this module holds everything that is df-pn itself, so the searches differ only in
+how they reach the rules. The form is Nagai's df-pn in negamax notation: a node's
 numbers are those of "the player to move wins",
 
     pn(node) = min over children of dn(child),    dn(node) = sum over children of pn(child),

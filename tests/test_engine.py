@@ -19,7 +19,7 @@ import pytest
 
 from cgt.protocol import Outcome
 from cgt.registry import load_game
-from solvers.engine import EngineKernel, solve_with_engine
+from solvers.engine import TEMPLATES, EngineKernel, solve_with_engine
 from solvers.kernels import PLAYOUTS, plugin_of
 from solvers.playout import disagreements, engine_disagreements
 from solvers.retrograde import retrograde
@@ -206,9 +206,13 @@ def test_a_game_from_its_own_file_solves_on_the_engine_from_the_command_line(
     assert plugin_of(game) is not None
 
 
-def test_a_second_process_loads_the_engine_from_the_disk_cache(tmp_path: Path) -> None:
-    """The engine is compiled per plug-in into a copy under $CGT_ENGINE_CACHE; numba caches
-    that copy's machine code, so a second process finds it instead of compiling."""
+@pytest.mark.parametrize(("method", "function"), [("alphabeta", "search"), ("dfpn", "dfpn")])
+def test_a_second_process_loads_the_engine_from_the_disk_cache(
+    tmp_path: Path, method: str, function: str
+) -> None:
+    """The engine is compiled per plug-in into a copy under $CGT_ENGINE_CACHE (one per
+    search method); numba caches that copy's machine code, so a second process finds it
+    instead of compiling."""
     import os
     import subprocess
 
@@ -216,9 +220,10 @@ def test_a_second_process_loads_the_engine_from_the_disk_cache(tmp_path: Path) -
         "from cgt.registry import load_game\n"
         "from solvers.kernels import PLAYOUTS\n"
         "from solvers.engine import EngineKernel\n"
-        "kernel = EngineKernel(PLAYOUTS['control'](load_game('control', size=2)))\n"
+        "kernel = EngineKernel(PLAYOUTS['control'](load_game('control', size=2)), "
+        f"method={method!r})\n"
         "print(kernel.value(kernel.game.initial_position())[0].label)\n"
-        "search = kernel.search_module.search\n"
+        f"search = kernel.search_module.{function}\n"
         "print(len(search.stats.cache_hits), len(search.stats.cache_misses))\n"
     )
     env = {**os.environ, "CGT_ENGINE_CACHE": str(tmp_path)}
@@ -233,4 +238,5 @@ def test_a_second_process_loads_the_engine_from_the_disk_cache(tmp_path: Path) -
     second_hits, second_misses = map(int, runs[1][1].split())
     assert first_hits == 0
     assert second_hits > 0 and second_misses == 0
-    assert any(tmp_path.glob("cgt_engine_engine_search_*.py"))
+    template = TEMPLATES[method].rsplit(".", 1)[-1]
+    assert any(tmp_path.glob(f"cgt_engine_{template}_*.py"))
