@@ -218,7 +218,7 @@ def test_dfpn_refuses_what_it_cannot_do() -> None:
         SuperNonnectKernel(SuperNonnect(a=2, b=2), method="dfpn", remoteness=True)
     with pytest.raises(ParameterError, match="unknown search method"):
         SuperNonnectKernel(SuperNonnect(a=2, b=2), method="pns")
-    with pytest.raises(ParameterError, match="acyclic"):
+    with pytest.raises(ParameterError, match="cannot repeat"):
         ControlKernel(Control(size=2, control="sight"), method="dfpn")
 
 

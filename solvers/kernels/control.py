@@ -54,8 +54,8 @@ functions after it). What the plug-in gives the engine:
   every size-2 position and on size-3 positions near the end, and against depth-bounded
   proofs over the readable rules on size 3 (tests/test_kernels_control.py).
 
-``method="dfpn"`` replaces alpha-beta by depth-first proof-number search (win/loss only,
-adjacent rule only): :func:`dfpn` with the shared machinery of
+``method="dfpn"`` replaces alpha-beta by the engine's depth-first proof-number search
+(:mod:`solvers.engine_dfpn`, win/loss only, adjacent rule only) with the shared machinery of
 :mod:`solvers.proof_numbers` (table with least-work replacement, enhanced
 transposition cutoff, children initialised to (1, replies), the 1 + epsilon trick; that
 module's docstring says why graph-history interaction cannot arise here). Its nodes and time
@@ -76,25 +76,14 @@ from cgt.boards.hexhex import HexBoard
 from cgt.errors import ParameterError, PositionError
 from cgt.progress import Progress
 from cgt.protocol import Game
-from solvers.engine import EngineKernel
+from solvers.engine import METHODS, EngineKernel
 from solvers.kernel_base import run_solve
 from solvers.kernel_table import (
     _U0,
     _U1,
-    _U255,
     I64,
-    S_ABORTED,
-    S_HITS,
-    S_MAX_PLY,
-    S_NEW_STORES,
-    S_NODE_LIMIT,
-    S_NODES,
-    S_OVERFLOW,
-    S_PROBES,
-    S_STORES,
     U64,
     compiled,
-    new_table,
     popcount,
 )
 from solvers.kernels.plugin import KernelPlugin
@@ -107,8 +96,6 @@ KERNEL_REMOVAL = 64
 MOVE_CODES = 128
 #: Largest board whose padded grid fits in 64 bits.
 MAX_SIZE = 4
-#: Search methods: negamax alpha-beta (values, remoteness, cycles) or df-pn (win/loss only).
-METHODS = ("alphabeta", "dfpn")
 #: Deepest search path (plies); a deeper path raises instead of overflowing buffers.
 DEFAULT_MAX_PLY = 4096
 #: Default symmetry reduction by board size: canonical keys for positions with at most this
@@ -132,7 +119,6 @@ C_SIGHT = 1
 C_PERIMETER_OPENING = 2
 C_SYMMETRY_PIECES = 4
 C_MAX_PLY = 6
-C_CHUNKS = 7
 C_RAY_STEPS = 8
 C_MOBILITY = 9
 CONFIG_LENGTH = 32
@@ -159,32 +145,6 @@ def _shift(x: U64, delta: I64) -> U64:
     if delta >= 0:
         return x >> np.uint64(delta)
     return x << np.uint64(-delta)
-
-
-@njit(cache=True, inline="always")
-def _transform(mask: U64, symmetry: I64, sym_tables: np.ndarray, chunks: I64) -> U64:
-    out = _U0
-    for k in range(chunks):
-        out |= sym_tables[symmetry, k, (mask >> np.uint64(8 * k)) & _U255]
-    return out
-
-
-@compiled
-def canonical(white: U64, black: U64, sym_tables: np.ndarray, chunks: I64) -> tuple[U64, U64, I64]:
-    """Smallest (white, black) image over the 12 symmetries and the symmetry giving it."""
-    best_w = white
-    best_b = black
-    best_s = 0
-    for s in range(1, 12):
-        tw = _transform(white, s, sym_tables, chunks)
-        if tw > best_w:
-            continue
-        tb = _transform(black, s, sym_tables, chunks)
-        if tw < best_w or tb < best_b:
-            best_w = tw
-            best_b = tb
-            best_s = s
-    return best_w, best_b, best_s
 
 
 # ------------------------------------------------------------------------- the rules
@@ -629,131 +589,6 @@ def engine_move_from_key(code: I64, symmetry: I64, tables: Any) -> I64:
     return np.int64(tables[0][T_PERM_BACK + symmetry * MOVE_CODES + code])
 
 
-# --------------------------------------------------------------- proof-number search
-# The df-pn shared by the kernels (table, child choice, thresholds, first numbers) lives in
-# solvers.proof_numbers, whose docstring gives the features and the answer to the
-# graph-history problem; imported here rather than at the top so that this section stays
-# separate from the alpha-beta code.
-from solvers.proof_numbers import (  # noqa: E402
-    PN_INFINITY,
-    child_thresholds,
-    leaf_numbers,
-    probe,
-    summarize,
-    table_base,
-)
-from solvers.proof_numbers import store as pn_store  # noqa: E402
-
-#: A proof (as a disproof number) or a disproof (as a proof number).
-DFPN_INFINITY = PN_INFINITY
-#: Weak proof numbers (max, not sum) at the opponent's nodes? No: the sum searched
-#: fewer nodes on size 3 (solvers.proof_numbers).
-DFPN_WEAK = False
-
-
-#: df-pn keys positions by their canonical image only up to this many pieces: it computes
-#: the key of every child at every visit (12 images each, no incremental images as in the
-#: alpha-beta), which made symmetry on every position most of a node's time on size 4.
-DFPN_SYMMETRY_PIECES = 6
-
-
-@njit(cache=True, inline="always")
-def _key(white: U64, black: U64, sym_tables: np.ndarray, ctl: np.ndarray) -> tuple[U64, U64]:
-    """Table key: the canonical image of positions with few pieces, else the position."""
-    if popcount(white | black) <= min(ctl[C_SYMMETRY_PIECES], DFPN_SYMMETRY_PIECES):
-        kw, kb, _ = canonical(white, black, sym_tables, ctl[C_CHUNKS])
-        return kw, kb
-    return white, black
-
-
-@compiled
-def dfpn(
-    white: U64,
-    black: U64,
-    side: I64,
-    proof_threshold: I64,
-    disproof_threshold: I64,
-    ply: I64,
-    geo: np.ndarray,
-    sym_tables: np.ndarray,
-    ctl: np.ndarray,
-    move_buffer: np.ndarray,
-    numbers: np.ndarray,
-    tt: np.ndarray,
-) -> tuple[I64, I64]:
-    """Depth-first proof-number search (solvers.proof_numbers) of "the player to
-    move wins" within the thresholds: returns (proof number, disproof number);
-    (0, INF) proved, (INF, 0) disproved. Only the acyclic rule (``adjacent``): every number
-    in the table is then a function of the position alone (no graph-history interaction).
-
-    The node probes every child's entry before it searches any (enhanced transposition
-    cutoff: a child lost for its mover proves the node at once); a child not in the table
-    starts at (1, its reply count). Its children's numbers stay in ``numbers[ply]`` while
-    the node is on the path, so a table entry replaced meanwhile costs time, not results.
-    """
-    ctl[S_NODES] += 1
-    if ctl[S_NODES] > ctl[S_NODE_LIMIT]:  # out of budget: the caller stores nothing
-        ctl[S_ABORTED] = 1
-        return 1, 1
-    if ply > ctl[S_MAX_PLY]:
-        ctl[S_MAX_PLY] = ply
-    kw, kb = _key(white, black, sym_tables, ctl)
-    base = table_base(tt, kw, kb, side)
-    ctl[S_PROBES] += 1
-    pn, dn, found = probe(tt, base, kw, kb, side)
-    if found:
-        ctl[S_HITS] += 1
-        if pn >= proof_threshold or dn >= disproof_threshold:
-            return pn, dn
-    if ply >= ctl[C_MAX_PLY]:
-        ctl[S_OVERFLOW] = 1
-        return 1, 1
-    count = generate_moves(white, black, side, geo, ctl, move_buffer[ply])
-    if count == 0:  # no move: the player to move loses
-        pn_store(tt, base, kw, kb, side, DFPN_INFINITY, 0, 1, ctl)
-        return DFPN_INFINITY, 0
-    nodes_before = ctl[S_NODES]
-    for i in range(count):  # every child's numbers before any descent (ETC)
-        child_w, child_b = _child(white, black, side, np.int64(move_buffer[ply, i]))
-        ckw, ckb = _key(child_w, child_b, sym_tables, ctl)
-        cpn, cdn, cfound = probe(tt, table_base(tt, ckw, ckb, 1 - side), ckw, ckb, 1 - side)
-        if not cfound:
-            cpn, cdn = leaf_numbers(count_moves(child_w, child_b, 1 - side, geo, ctl), 0)
-        if cdn == 0:  # the child is lost for its mover: this node is won
-            pn_store(tt, base, kw, kb, side, 0, DFPN_INFINITY, 1, ctl)
-            return 0, DFPN_INFINITY
-        numbers[ply, 0, i] = cpn
-        numbers[ply, 1, i] = cdn
-    while True:
-        pn, dn, best, second = summarize(numbers, ply, count, DFPN_WEAK)
-        if pn >= proof_threshold or dn >= disproof_threshold:
-            break
-        child_proof, child_disproof = child_thresholds(
-            proof_threshold, disproof_threshold, dn, numbers[ply, 0, best], second
-        )
-        child_w, child_b = _child(white, black, side, np.int64(move_buffer[ply, best]))
-        cpn, cdn = dfpn(
-            child_w,
-            child_b,
-            1 - side,
-            child_proof,
-            child_disproof,
-            ply + 1,
-            geo,
-            sym_tables,
-            ctl,
-            move_buffer,
-            numbers,
-            tt,
-        )
-        if ctl[S_OVERFLOW] != 0 or ctl[S_ABORTED] != 0:
-            return 1, 1
-        numbers[ply, 0, best] = cpn
-        numbers[ply, 1, best] = cdn
-    pn_store(tt, base, kw, kb, side, pn, dn, ctl[S_NODES] - nodes_before, ctl)
-    return pn, dn
-
-
 # --------------------------------------------------------------------- Python side
 class ControlKernel(EngineKernel):
     """Board tables, transposition table and search state for one Control game: the engine
@@ -777,10 +612,6 @@ class ControlKernel(EngineKernel):
         etc: bool = True,
         history: str = "work",
     ) -> None:
-        if method not in METHODS:
-            raise ParameterError(f"unknown search method {method!r} ({'|'.join(METHODS)})")
-        if method == "dfpn" and remoteness:
-            raise ParameterError("dfpn proves wins and losses only: use remoteness=False")
         if game.name != "control":
             raise ParameterError(f"the compiled Control kernel cannot solve {game.name!r}")
         board: HexBoard = game.board  # type: ignore[attr-defined]
@@ -791,17 +622,12 @@ class ControlKernel(EngineKernel):
             )
         if callable(rule):
             raise ParameterError("the compiled Control kernel supports only the named rules")
-        if method == "dfpn" and rule == "sight":
-            raise ParameterError("dfpn needs an acyclic game: use method=alphabeta for sight")
-        self.method = method
         self.board = board
         m = board.n - 1
         stride = 2 * board.n
         #: padded bit of every cell of the game's numbering
         self.padded = [(r + m) * stride + (q + m) for q, r in board.coords]
         self.cell_of_padded = {p: c for c, p in enumerate(self.padded)}
-        top = max(self.padded) + 1
-        chunks = (top + 7) // 8
         self.geo = np.array(
             [self.to_padded(board.full_mask), self.to_padded(board.perimeter_mask)],
             dtype=np.uint64,
@@ -816,12 +642,6 @@ class ControlKernel(EngineKernel):
                 for offset in (0, KERNEL_REMOVAL):
                     self.board_tables[T_PERM + s * MOVE_CODES + offset + p] = offset + image
                     self.board_tables[T_PERM_BACK + s * MOVE_CODES + offset + image] = offset + p
-        self.sym_tables = np.zeros((12, chunks, 256), dtype=np.uint64)
-        for s in range(12):
-            for k in range(chunks):
-                for v in range(256):
-                    mask = self.from_padded((v << (8 * k)) & int(self.geo[G_VALID]))
-                    self.sym_tables[s, k, v] = self.to_padded(board.transform_mask(mask, s))
         # the rules' configuration (the C_* words), read by the plug-in and the df-pn
         config = np.zeros(CONFIG_LENGTH, dtype=np.int64)
         config[C_STRIDE] = stride
@@ -831,7 +651,6 @@ class ControlKernel(EngineKernel):
             default_symmetry_pieces(board.n) if symmetry_pieces is None else symmetry_pieces
         )
         config[C_MAX_PLY] = max_ply
-        config[C_CHUNKS] = chunks
         config[C_RAY_STEPS] = 2 * m
         config[C_MOBILITY] = 1 if mobility_ordering else 0
         self.config = config
@@ -861,15 +680,12 @@ class ControlKernel(EngineKernel):
         super().__init__(
             rules,
             remoteness=remoteness,
-            tt_entries=tt_entries if method == "alphabeta" else 2,
-            max_ply=max_ply if method == "alphabeta" else 1,
+            tt_entries=tt_entries,
+            max_ply=max_ply,
+            method=method,
             etc=etc,
             history=history,
         )
-        if method == "dfpn":
-            self.tt, self.capacity, _ = new_table(tt_entries)
-            self.move_buffer = np.zeros((max_ply + 1, MOVE_CODES), dtype=np.int16)
-            self.numbers = np.zeros((max_ply + 1, 2, MOVE_CODES), dtype=np.int64)
 
     # ---------------------------------------------------------------- conversions
     def to_padded(self, mask: int) -> int:
@@ -937,35 +753,6 @@ class ControlKernel(EngineKernel):
         if move >= REMOVAL:
             return KERNEL_REMOVAL + self.padded[move - REMOVAL]
         return self.padded[move]
-
-    # ---------------------------------------------------------------- kernel calls
-    def _search(self, position: Any, alpha: int, beta: int) -> int:
-        if self.method == "alphabeta":
-            return super()._search(position, alpha, beta)
-        # df-pn: its own control words (the rules' configuration and the table's mask),
-        # with the statistics and the budget of the engine's
-        white, black, side = self.check_position(position)
-        ctl = self.config
-        stats = (S_NODES, S_PROBES, S_HITS, S_STORES, S_NEW_STORES, S_MAX_PLY, S_OVERFLOW)
-        for index in (*stats, S_NODE_LIMIT, S_ABORTED):
-            ctl[index] = self.ctl[index]
-        pn, _ = dfpn(
-            white,
-            black,
-            side,
-            DFPN_INFINITY,
-            DFPN_INFINITY,
-            0,
-            self.geo,
-            self.sym_tables,
-            ctl,
-            self.move_buffer,
-            self.numbers,
-            self.tt,
-        )
-        for index in (*stats, S_ABORTED):
-            self.ctl[index] = ctl[index]
-        return 1 if pn == 0 else -1  # a proof or disproof is the exact -1/1 value
 
 
 _COMPILE_SECONDS: float | None = None
@@ -1214,7 +1001,7 @@ PLUGIN = KernelPlugin(
     "control",
     solve_control,
     kernel_class=ControlKernel,
-    methods=("alphabeta", "dfpn"),
+    methods=METHODS,
     playout=playout_rules,
     engine=engine_rules,
 )
