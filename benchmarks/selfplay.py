@@ -65,7 +65,11 @@ SOLVED = {
     "super-nonnect-2x3": ("super-nonnect", {"a": 2, "b": 3}),
     "super-nonnect-hex7": ("super-nonnect", {"shape": "hex7"}),
     "super-nonnect-3x3-revised": ("super-nonnect", {"rule": "revised"}),
+    "entropy-5x5": ("entropy", {}),
 }
+#: Solved boards whose exact values are read from their stored solution (``--db``): solving
+#: them again takes an hour (``cgt solve entropy --solver compiled --save``).
+FROM_STORE = {"entropy-5x5"}
 #: The designers' boards (nobody has solved them).
 DESIGNERS = {
     "control-4": ("control", {"size": 4}),
@@ -93,6 +97,7 @@ SELFPLAY_GAMES = 24
 GAMES_BY_BOARD = {"control-7": 8, "entropy-7x7": 8, "super-nonnect-2x5": 96,
                   "super-nonnect-2x5-revised": 96}  # fmt: skip
 BUDGETS_BY_BOARD = {"control-7": [100, 400], "entropy-7x7": [100, 400],
+                    "entropy-5x5": [100, 400, 1600, 6400],
                     "super-nonnect-2x5": [100, 400, 1600, 6400],
                     "super-nonnect-2x5-revised": [100, 400, 1600, 6400]}  # fmt: skip
 #: Budgets of the move-accuracy measurement, and positions sampled per board.
