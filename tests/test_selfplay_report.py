@@ -84,3 +84,71 @@ def test_regenerating_gives_the_same_bytes(tmp_path: Path):
     page = benchmark_page(tmp_path / "data" / "selfplay")
     assert page == benchmark_page(tmp_path / "data" / "selfplay")
     assert "## Calibration on the solved boards" in page
+
+
+def _drawn_calibration(says: str) -> dict:
+    from solvers.calibration import accuracy_by_value
+
+    records = [
+        {"value": "win", "ply": 1, "moves": 4, "keeping": 1, "chosen": {"100": ["m", True]}},
+        {"value": "win", "ply": 9, "moves": 4, "keeping": 1, "chosen": {"100": ["m", False]}},
+        {"value": "draw", "ply": 5, "moves": 6, "keeping": 5, "chosen": {"100": ["m", True]}},
+        {"value": "draw", "ply": 2, "moves": 6, "keeping": 6},
+        {"value": "loss", "ply": 8, "moves": 2, "keeping": 2},
+    ]
+    return {
+        **HEAD,
+        "board": "toy-4",
+        "game": "toy",
+        "params": {"size": 4},
+        "exact": {"outcome": "draw", "winner": "draw", "side": "draw"},
+        "accuracy": {
+            "budgets": [{"playouts": 100, "critical": {"positions": 2, "kept": 1, "rate": 0.5}}],
+            "critical_positions": 2,
+            "budget_reaching_95": None,
+            "basis_of_95": "all",
+            "max_ply": 9,
+            "exact_source": "stored solution",
+            "by_value": accuracy_by_value(records, [100], 9),
+        },
+        "trend": [
+            {
+                "playouts": 100,
+                "first_win_rate": 0.25,
+                "interval": [0.12, 0.45],
+                "says": says,
+                "draw_rate": 0.625,
+                "draw_interval": [0.43, 0.79],
+            }
+        ],
+        "right_winner_from": 100 if says == "draw" else None,
+        "wrong_way_at": [] if says in ("draw", "undecided") else [100],
+    }
+
+
+def test_a_drawn_solved_board_shows_its_draws_and_its_accuracy_by_value(tmp_path: Path):
+    folder = tmp_path / "data" / "selfplay"
+    folder.mkdir(parents=True)
+    (folder / "calibration-toy-4.json").write_text(json.dumps(_drawn_calibration("undecided")))
+    text = "\n".join(selfplay_section("toy", ReportContext(out_dir=tmp_path)))
+    assert "| toy-4 | draw (neither player) | 100: 25.0%, draws 62.5% (undecided) |" in text
+    assert "the draws' 95% interval lies above 50%" in text
+    assert "### toy-4: move accuracy by value and stage (stored solution)" in text
+    # won: 2 drawn, both informative, 1 kept (early) of 2; drawn: 1 of 1 judged, 1 not judged
+    assert "| won (a winning move kept) | 2 | 2 (2) | 1 of 2 (50.0%; early 1/1, late 0/1) |" in text
+    assert "| drawn (a drawing move kept) | 2 | 1 (1) | 1 of 1 (100.0%; middle 1/1) | 100 |" in text
+    assert "| lost (every move loses) | 1 | 0 (0) | - | - |" in text
+    assert "Self-play points the wrong way" not in text
+    page = benchmark_page(folder)
+    assert "### toy-4: move accuracy by value and stage" in page
+
+
+def test_self_play_favouring_a_side_on_a_drawn_board_is_the_wrong_way(tmp_path: Path):
+    folder = tmp_path / "data" / "selfplay"
+    folder.mkdir(parents=True)
+    (folder / "calibration-toy-4.json").write_text(json.dumps(_drawn_calibration("second")))
+    text = "\n".join(selfplay_section("toy", ReportContext(out_dir=tmp_path)))
+    assert (
+        "**Self-play points the wrong way on toy-4**: the exact result is a draw, but self-play "
+        "favoured one side at 100 playouts a move." in text
+    )

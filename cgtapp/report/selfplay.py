@@ -117,6 +117,21 @@ def trend_figure(boards: list[dict[str, Any]], path: Path, title: str) -> None:
     save(fig, path)
 
 
+def _exact_text(exact: dict[str, Any]) -> str:
+    if exact["side"] == "draw":
+        return "draw (neither player)"
+    return f"{exact['winner']} ({exact['side']} player)"
+
+
+def _trend_text(row: dict[str, Any]) -> str:
+    if "draw_rate" in row:
+        return (
+            f"{row['playouts']:,}: {pct(row['first_win_rate'])}, draws "
+            f"{pct(row['draw_rate'])} ({row['says']})"
+        )
+    return f"{row['playouts']:,}: {pct(row['first_win_rate'])} ({row['says']})"
+
+
 def calibration_rows(calibrations: list[dict[str, Any]]) -> list[list[Any]]:
     rows = []
     for data in calibrations:
@@ -126,15 +141,12 @@ def calibration_rows(calibrations: list[dict[str, Any]]) -> list[list[Any]]:
             for row in accuracy["budgets"]
             if row["critical"]["positions"]
         )
-        trend = ", ".join(
-            f"{row['playouts']:,}: {pct(row['first_win_rate'])} ({row['says']})"
-            for row in data["trend"]
-        )
+        trend = ", ".join(_trend_text(row) for row in data["trend"])
         reach = accuracy["budget_reaching_95"]
         rows.append(
             [
                 data["board"],
-                f"{data['exact']['winner']} ({data['exact']['side']} player)",
+                _exact_text(data["exact"]),
                 trend,
                 "-" if data["right_winner_from"] is None else f"{data['right_winner_from']:,}",
                 f"{by_budget or '-'} (of {accuracy['critical_positions']})",
@@ -159,6 +171,86 @@ CALIBRATION_NOTE = (
 )
 
 
+#: Said under the table where a solved board is a draw.
+DRAW_NOTE = (
+    'On a drawn board the draws are shown beside the first player\'s win rate; "says" is '
+    "draw where the draws' 95% interval lies above 50%, else the side whose share of the "
+    "decided games has its interval away from 50%."
+)
+
+
+def calibration_notes(calibrations: list[dict[str, Any]]) -> list[str]:
+    """The note under the calibration table (and the drawn boards' note where there is one)."""
+    drawn = any(data["exact"]["side"] == "draw" for data in calibrations)
+    return [CALIBRATION_NOTE + (" " + DRAW_NOTE if drawn else "")]
+
+
+def _stage_text(row: dict[str, Any]) -> str:
+    stages = ", ".join(
+        f"{stage} {kept}/{total}" for stage, (kept, total) in row["by_stage"].items() if total
+    )
+    return f"{row['kept']} of {sum(t for _, t in row['by_stage'].values())} ({pct(row['rate'])}; {stages})"
+
+
+VALUE_WORDS = {
+    "win": "won (a winning move kept)",
+    "draw": "drawn (a drawing move kept)",
+    "loss": "lost (every move loses)",
+}
+
+
+def accuracy_by_value_lines(calibrations: list[dict[str, Any]]) -> list[str]:
+    """Per solved board whose sample was drawn by value (its exact values read from the
+    stored solution): per value, the positions drawn, those where a move gives the value
+    away, and per budget how often the search kept the value, by stage."""
+    lines: list[str] = []
+    for data in calibrations:
+        by_value = data["accuracy"].get("by_value")
+        if not by_value:
+            continue
+        accuracy = data["accuracy"]
+        budgets = [row["playouts"] for row in accuracy["budgets"]]
+        header = [
+            "value for the player to move",
+            "positions drawn",
+            "a move gives the value away (judged)",
+            *[f"kept at {b:,} playouts" for b in budgets],
+            "95% reached at",
+        ]
+        rows = []
+        for value, words in VALUE_WORDS.items():
+            entry = by_value[value]
+            reach = entry["budget_reaching_95"]
+            rows.append(
+                [
+                    words,
+                    f"{entry['positions']:,}",
+                    f"{entry['informative']:,} ({entry['judged']:,})",
+                    *[_stage_text(row) if entry["judged"] else "-" for row in entry["budgets"]],
+                    "-"
+                    if not entry["judged"]
+                    else "not reached"
+                    if reach is None
+                    else f"{reach:,}",
+                ]
+            )
+        lines += [
+            f"### {data['board']}: move accuracy by value and stage ({accuracy.get('exact_source', 'solved')})",
+            "",
+            f"Random positions (a uniform number of random moves from the start, up to "
+            f"{accuracy['max_ply']} plies; early, middle and late are its thirds), each valued "
+            f"from the {accuracy.get('exact_source', 'exact solve')}, until "
+            f"{max(by_value['win']['judged'], by_value['draw']['judged'])} won and drawn "
+            "positions where some move gives the value away had been judged: the search "
+            "(same seed rule as `cgt move --playouts`) keeps the value when its move is one "
+            "of the moves that keep it. Lost positions are counted; every move keeps a loss.",
+            "",
+        ]
+        lines += table(header, rows)
+        lines.append("")
+    return lines
+
+
 def provenance_lines(stored: list[dict[str, Any]]) -> list[str]:
     """One line per run that wrote some of ``stored``: its command, date, commit, boards."""
     runs: dict[tuple[str, str, str], list[str]] = {}
@@ -173,8 +265,12 @@ def provenance_lines(stored: list[dict[str, Any]]) -> list[str]:
 def wrong_way(calibrations: list[dict[str, Any]]) -> list[str]:
     """Plain sentences for every solved board where self-play pointed the wrong way."""
     return [
-        f"**Self-play points the wrong way on {data['board']}**: the exact winner is "
-        f"{data['exact']['winner']}, but self-play favoured the other side at "
+        f"**Self-play points the wrong way on {data['board']}**: the exact "
+        + (
+            "result is a draw, but self-play favoured one side at "
+            if data["exact"]["side"] == "draw"
+            else f"winner is {data['exact']['winner']}, but self-play favoured the other side at "
+        )
         + ", ".join(f"{b:,}" for b in data["wrong_way_at"])
         + " playouts a move. Read the estimates below with that in mind."
         for data in calibrations
@@ -207,7 +303,8 @@ def selfplay_section(game_name: str, ctx: ReportContext) -> list[str]:
     if calibrations:
         lines += ["### Calibration on the solved boards", ""]
         lines += table(CALIBRATION_HEADER, calibration_rows(calibrations))
-        lines += ["", CALIBRATION_NOTE, *provenance_lines(calibrations), ""]
+        lines += ["", *calibration_notes(calibrations), *provenance_lines(calibrations), ""]
+        lines += accuracy_by_value_lines(calibrations)
     if boards:
         figure = ctx.figure(f"{game_name}_selfplay_trend.png")
         trend_figure(boards, figure, f"{game_name}: self-play across strengths")
@@ -508,7 +605,8 @@ def benchmark_page(folder: Path) -> str:
         lines += ["## Calibration on the solved boards", ""]
         lines += [*wrong_way(calibrations), ""] if wrong_way(calibrations) else []
         lines += table(CALIBRATION_HEADER, calibration_rows(calibrations))
-        lines += ["", CALIBRATION_NOTE, "", *provenance_lines(calibrations), ""]
+        lines += ["", *calibration_notes(calibrations), "", *provenance_lines(calibrations), ""]
+        lines += accuracy_by_value_lines(calibrations)
     solved = {d["board"] for d in calibrations}
     boards = [d for d in _load(folder, "selfplay") if d["board"] not in solved]
     if boards:
