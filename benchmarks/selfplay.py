@@ -378,8 +378,9 @@ def run_calibration(name: str, command: str) -> dict[str, Any]:
             low, high = wilson(level["draws"], level["games"])
             row["draw_rate"] = round(level["draws"] / level["games"], 4)
             row["draw_interval"] = [round(low, 4), round(high, 4)]
-            row["second_wins"] = level["second_wins"]
+            row["games"] = level["games"]
             row["first_wins"] = level["first_wins"]
+            row["second_wins"] = level["second_wins"]
         trend.append(row)
     exact_side = {Outcome.WIN: "first", Outcome.LOSS: "second", Outcome.DRAW: "draw"}[outcome]
     right_from = None

@@ -152,3 +152,22 @@ def test_self_play_favouring_a_side_on_a_drawn_board_is_the_wrong_way(tmp_path: 
         "**Self-play points the wrong way on toy-4**: the exact result is a draw, but self-play "
         "favoured one side at 100 playouts a move." in text
     )
+
+
+def test_the_drawn_board_answer_says_whether_the_draw_rate_rises_toward_the_draw() -> None:
+    from cgtapp.report.selfplay import drawn_board_answer
+
+    data = _drawn_calibration("draw")
+    weak = {"playouts": 50, "first_win_rate": 0.5, "interval": [0.3, 0.7], "says": "undecided",
+            "draw_rate": 0.25, "draw_interval": [0.12, 0.45], "games": 24}  # fmt: skip
+    data["trend"] = [weak, {**data["trend"][0], "says": "draw", "games": 24}]
+    en, ja = drawn_board_answer(data)
+    assert "self-play drew 25.0% at 50, 62.5% at 100 playouts a move (24 games a budget)" in en
+    assert (
+        "rises toward the exact draw (the weakest and strongest budgets' intervals overlap)" in en
+    )
+    assert "kept the win in 1 of 2 won positions" in en  # ply 1 kept, ply 9 not
+    assert "Estimated" in en and "［推定］" in ja and "verified" not in en
+    data["trend"] = [{**weak, "draw_rate": 0.9, "draw_interval": [0.7, 0.97]}, data["trend"][1]]
+    en, _ = drawn_board_answer(data)
+    assert "does not rise toward the exact draw" in en

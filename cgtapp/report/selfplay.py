@@ -619,3 +619,84 @@ def benchmark_page(folder: Path) -> str:
     for game_name in sorted({d["game"] for d in _load(folder, "pie")}):
         lines += pie_lines(folder, game_name)
     return "\n".join(lines).rstrip() + "\n"
+
+
+# ------------------------------------------------------------- a drawn solved board
+def stored_calibration(ctx: ReportContext, board: str) -> dict[str, Any] | None:
+    """The stored calibration of ``board`` (``calibration-<board>.json``), if any."""
+    path = data_dir(ctx.out_dir) / SELFPLAY_DIR / f"calibration-{board}.json"
+    return json.loads(path.read_text()) if path.exists() else None
+
+
+def _reach_words(entry: dict[str, Any], budgets: list[int]) -> tuple[str, str]:
+    reach = entry["budget_reaching_95"]
+    if reach is None:
+        top = f"{budgets[-1]:,}"
+        return (
+            f"not within the budgets tried (up to {top})",
+            f"試した予算（{top}まで）では届きません",
+        )
+    return f"at {reach:,} playouts a move", f"{reach:,}プレイアウト/手で届きます"
+
+
+def drawn_board_answer(data: dict[str, Any]) -> tuple[str, str]:
+    """The answer, in English and Japanese, to "how far can self-play be trusted here?" on a
+    solved board whose exact result is a draw: the draw rate of self-play by budget and
+    whether it rises toward the draw, and the move accuracy on won and drawn positions
+    (every number is also in the calibration tables of the page)."""
+    trend = data["trend"]
+    first, last = trend[0], trend[-1]
+    rates = ", ".join(f"{pct(row['draw_rate'])} at {row['playouts']:,}" for row in trend)
+    rates_ja = "、".join(f"{row['playouts']:,}で{pct(row['draw_rate'])}" for row in trend)
+    low, high = last["draw_interval"]
+    games = last.get("games")
+    overlap = first["draw_interval"][1] >= low
+    if last["draw_rate"] > first["draw_rate"]:
+        toward = "rises toward the exact draw" + (
+            " (the weakest and strongest budgets' intervals overlap)" if overlap else ""
+        )
+        toward_ja = "厳密な結果（引き分け）に向かって上がります" + (
+            "（最弱と最強の予算の区間は重なります）" if overlap else ""
+        )
+    else:
+        toward, toward_ja = (
+            "does not rise toward the exact draw",
+            "厳密な結果（引き分け）に向かって上がりません",
+        )
+    says = {"draw": "a draw", "first": "the first player", "second": "the second player"}.get(
+        last["says"], "undecided"
+    )
+    says_ja = {"draw": "引き分け", "first": "先手有利", "second": "後手有利"}.get(
+        last["says"], "決められない"
+    )
+    accuracy = data["accuracy"]
+    budgets = [row["playouts"] for row in accuracy["budgets"]]
+    by_value = accuracy["by_value"]
+    won, drawn = by_value["win"], by_value["draw"]
+    won_top, drawn_top = won["budgets"][-1], drawn["budgets"][-1]
+    won_reach, won_reach_ja = _reach_words(won, budgets)
+    drawn_reach, drawn_reach_ja = _reach_words(drawn, budgets)
+    en = (
+        f"Estimated, and measured against the exact answer: the start of {data['board']} is a "
+        "draw, and "
+        f"self-play drew {rates} playouts a move"
+        + ("" if games is None else f" ({games} games a budget)")
+        + f"; the draw rate {toward}. At {last['playouts']:,} playouts a move the draws' 95% "
+        f"interval is {pct(low)} to {pct(high)} and self-play says {says}. In random positions "
+        f"valued from the stored solution, the search at {budgets[-1]:,} playouts kept the win in "
+        f"{won_top['kept']} of {won['judged']} won positions where some move does not win and the "
+        f"draw in {drawn_top['kept']} of {drawn['judged']} drawn positions where some move loses; "
+        f"95% move accuracy is reached on won positions {won_reach}, on drawn positions "
+        f"{drawn_reach}."
+    )
+    ja = (
+        f"推定値を厳密な答えと比べました。{data['board']}の初期状態は引き分けで、自己対戦の引き分け率は"
+        f"{rates_ja}（プレイアウト/手）でした。引き分け率は{toward_ja}。"
+        f"{last['playouts']:,}プレイアウト/手で引き分けの95%区間は{pct(low)}〜{pct(high)}、"
+        f"自己対戦の判定は「{says_ja}」です。保存された解で値を付けたランダムな局面で、"
+        f"{budgets[-1]:,}プレイアウトの探索は、勝たない手がある勝ちの局面{won['judged']}個のうち"
+        f"{won_top['kept']}個で勝ちを保ち、負ける手がある引き分けの局面{drawn['judged']}個のうち"
+        f"{drawn_top['kept']}個で引き分けを保ちました。手の正解率95%には、勝ちの局面では"
+        f"{won_reach_ja}。引き分けの局面では{drawn_reach_ja}。［推定］"
+    )
+    return en, ja
