@@ -92,6 +92,7 @@ def _drawn_calibration(says: str) -> dict:
     records = [
         {"value": "win", "ply": 1, "moves": 4, "keeping": 1, "chosen": {"100": ["m", True]}},
         {"value": "win", "ply": 9, "moves": 4, "keeping": 1, "chosen": {"100": ["m", False]}},
+        {"value": "win", "ply": 5, "moves": 4, "keeping": 2, "chosen": {"100": ["m", True]}},
         {"value": "draw", "ply": 5, "moves": 6, "keeping": 5, "chosen": {"100": ["m", True]}},
         {"value": "draw", "ply": 2, "moves": 6, "keeping": 6},
         {"value": "loss", "ply": 8, "moves": 2, "keeping": 2},
@@ -134,8 +135,14 @@ def test_a_drawn_solved_board_shows_its_draws_and_its_accuracy_by_value(tmp_path
     assert "| toy-4 | draw (neither player) | 100: 25.0%, draws 62.5% (undecided) |" in text
     assert "the draws' 95% interval lies above 50%" in text
     assert "### toy-4: move accuracy by value and stage (stored solution)" in text
-    # won: 2 drawn, both informative, 1 kept (early) of 2; drawn: 1 of 1 judged, 1 not judged
-    assert "| won (a winning move kept) | 2 | 2 (2) | 1 of 2 (50.0%; early 1/1, late 0/1) |" in text
+    # won: 3 sampled, all informative, 2 kept (early, middle) of 3; drawn: 1 judged, 1 not
+    row = "| won (a winning move kept) | 3 | 3 (3) | 2 of 3 (66.7%; early 1/1, middle 1/1, late 0/1) |"
+    assert row in text
+    # the stages in their order even after the JSON's keys were sorted
+    sorted_keys = json.loads(json.dumps(_drawn_calibration("draw"), sort_keys=True))
+    (folder / "calibration-toy-4.json").write_text(json.dumps(sorted_keys))
+    text = "\n".join(selfplay_section("toy", ReportContext(out_dir=tmp_path)))
+    assert row in text
     assert "| drawn (a drawing move kept) | 2 | 1 (1) | 1 of 1 (100.0%; middle 1/1) | 100 |" in text
     assert "| lost (every move loses) | 1 | 0 (0) | - | - |" in text
     assert "Self-play points the wrong way" not in text
@@ -166,8 +173,8 @@ def test_the_drawn_board_answer_says_whether_the_draw_rate_rises_toward_the_draw
     assert (
         "rises toward the exact draw (the weakest and strongest budgets' intervals overlap)" in en
     )
-    assert "kept the win in 1 of 2 won positions" in en  # ply 1 kept, ply 9 not
+    assert "kept the win in 2 of 3 won positions" in en  # plies 1 and 5 kept, ply 9 not
     assert "Estimated" in en and "［推定］" in ja and "verified" not in en
     data["trend"] = [{**weak, "draw_rate": 0.9, "draw_interval": [0.7, 0.97]}, data["trend"][1]]
     en, _ = drawn_board_answer(data)
-    assert "does not rise toward the exact draw" in en
+    assert "falls, away from the exact draw" in en

@@ -19,6 +19,7 @@ from cgtapp.report.data import data_dir
 from cgtapp.report.document import Implication, ReportContext
 from cgtapp.report.figures import pyplot, save
 from cgtapp.report.tables import pct, table
+from solvers.calibration import STAGES
 
 SELFPLAY_DIR = "selfplay"
 
@@ -186,10 +187,11 @@ def calibration_notes(calibrations: list[dict[str, Any]]) -> list[str]:
 
 
 def _stage_text(row: dict[str, Any]) -> str:
+    counts = row["by_stage"]
     stages = ", ".join(
-        f"{stage} {kept}/{total}" for stage, (kept, total) in row["by_stage"].items() if total
+        f"{stage} {counts[stage][0]}/{counts[stage][1]}" for stage in STAGES if counts[stage][1]
     )
-    return f"{row['kept']} of {sum(t for _, t in row['by_stage'].values())} ({pct(row['rate'])}; {stages})"
+    return f"{row['kept']} of {sum(t for _, t in counts.values())} ({pct(row['rate'])}; {stages})"
 
 
 VALUE_WORDS = {
@@ -212,7 +214,7 @@ def accuracy_by_value_lines(calibrations: list[dict[str, Any]]) -> list[str]:
         budgets = [row["playouts"] for row in accuracy["budgets"]]
         header = [
             "value for the player to move",
-            "positions drawn",
+            "positions sampled",
             "a move gives the value away (judged)",
             *[f"kept at {b:,} playouts" for b in budgets],
             "95% reached at",
@@ -240,7 +242,7 @@ def accuracy_by_value_lines(calibrations: list[dict[str, Any]]) -> list[str]:
             f"Random positions (a uniform number of random moves from the start, up to "
             f"{accuracy['max_ply']} plies; early, middle and late are its thirds), each valued "
             f"from the {accuracy.get('exact_source', 'exact solve')}, until "
-            f"{max(by_value['win']['judged'], by_value['draw']['judged'])} won and drawn "
+            f"{by_value['win']['judged']} won and {by_value['draw']['judged']} drawn "
             "positions where some move gives the value away had been judged: the search "
             "(same seed rule as `cgt move --playouts`) keeps the value when its move is one "
             "of the moves that keep it. Lost positions are counted; every move keeps a loss.",
@@ -658,11 +660,12 @@ def drawn_board_answer(data: dict[str, Any]) -> tuple[str, str]:
         toward_ja = "厳密な結果（引き分け）に向かって上がります" + (
             "（最弱と最強の予算の区間は重なります）" if overlap else ""
         )
+    elif last["draw_rate"] == first["draw_rate"]:
+        toward = f"stays at {pct(last['draw_rate'])}"
+        toward_ja = f"{pct(last['draw_rate'])}のまま変わりません"
     else:
-        toward, toward_ja = (
-            "does not rise toward the exact draw",
-            "厳密な結果（引き分け）に向かって上がりません",
-        )
+        toward = "falls, away from the exact draw"
+        toward_ja = "下がり、厳密な結果（引き分け）から離れます"
     says = {"draw": "a draw", "first": "the first player", "second": "the second player"}.get(
         last["says"], "undecided"
     )
