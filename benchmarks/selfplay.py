@@ -2,6 +2,8 @@
 speed: the stored data behind the reports' "estimated" sections and benchmarks/SELFPLAY.md.
 
     python benchmarks/selfplay.py calibrate [BOARD ...]   # solved boards: move accuracy, trend
+    python benchmarks/selfplay.py calibrate entropy-5x5 --db FILE  # values from the stored
+                                                    # solution (cgt solve entropy --save --db FILE)
     python benchmarks/selfplay.py balance [BOARD ...]     # designers' boards: self-play
     python benchmarks/selfplay.py pie [SIZE ...]          # Interleave's pie setups (3, 4)
     python benchmarks/selfplay.py speed                   # playouts/s per core, kernel nodes/s
@@ -42,6 +44,7 @@ from solvers.calibration import (  # noqa: E402
     sample_by_value,
     solved_answer,
     stored_answer,
+    stored_provenance,
     trend_says,
 )
 from solvers.kernels import plugin_of  # noqa: E402
@@ -352,8 +355,10 @@ def run_calibration(name: str, command: str) -> dict[str, Any]:
     """Move accuracy, and the self-play trend against the exact winner, on a solved board."""
     game = board_game(name)
     started = time.process_time()
+    store = None
     if name in FROM_STORE:
         outcome = stored_answer(game, game.initial_position(), DATABASE).outcome
+        store = stored_provenance(game, DATABASE)
     else:
         outcome = solve(
             game, remoteness=False, max_seconds=300, root_only=True, method=exact_method(game)
@@ -395,6 +400,7 @@ def run_calibration(name: str, command: str) -> dict[str, Any]:
         "game": game.name,
         "params": game.parameters,
         "exact": {"outcome": outcome.label, "winner": exact_winner, "side": exact_side},
+        **({} if store is None else {"stored_solution": store}),
         "accuracy": accuracy,
         "trend": trend,
         "right_winner_from": right_from,

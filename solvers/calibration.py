@@ -22,7 +22,7 @@ from cgt.protocol import Game, Outcome
 from solvers.api import solve
 from solvers.database import SolutionDatabase
 from solvers.player import search_move
-from solvers.query import query_position
+from solvers.query import open_stored, packed_entries, query_position
 from solvers.selfplay import wilson
 
 #: The values of a position for the player to move, in the order the tables list them.
@@ -65,6 +65,30 @@ def stored_answer(
     its rows); :class:`solvers.query.NotStoredError` when nothing stored holds it."""
     found = query_position(game, position, database)
     return _answer(found.outcome, found.moves, "stored")
+
+
+def stored_provenance(
+    game: Game[Any, Any], database: SolutionDatabase | Path | str | None
+) -> dict[str, Any] | None:
+    """Where the stored answers come from: the newest packed solution of ``game`` in
+    ``database`` (file name, records, bytes, when and by which commit and command it was
+    made, the solve's seconds per phase), None when there is none."""
+    if not isinstance(database, SolutionDatabase):
+        database = SolutionDatabase(database, must_exist=True)
+    entries = packed_entries(game, database)
+    if not entries:
+        return None
+    entry = entries[0]
+    solve_meta = open_stored(entry.path).solution.meta.get("solve", {})
+    return {
+        "file": entry.path.name,
+        "records": entry.records,
+        "bytes": entry.bytes,
+        "created": entry.created,
+        "git_commit": entry.git_commit,
+        "command": entry.command,
+        "seconds_per_phase": solve_meta.get("seconds_per_phase"),
+    }
 
 
 def solved_answer(

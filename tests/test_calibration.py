@@ -21,6 +21,7 @@ from solvers.calibration import (
     sample_by_value,
     stage_of,
     stored_answer,
+    stored_provenance,
     trend_says,
 )
 from solvers.database import SolutionDatabase
@@ -157,3 +158,12 @@ def test_the_sample_by_value_fills_its_quota_and_resumes_without_valuing_again(
     again = sample_by_value(SMALL, exact, path, **options)
     assert again == records
     assert len(valued) == len(records) - len(lines) // 2
+
+
+def test_the_provenance_names_the_stored_file_and_its_solve(stored: SolutionDatabase) -> None:
+    found = stored_provenance(SMALL, stored)
+    assert found is not None
+    entry = stored.packed_solutions(SMALL.name, dict(SMALL.parameters))[0]
+    assert found["file"] == entry.path.name and found["records"] == entry.records
+    assert set(found["seconds_per_phase"]) == {"tables", "scan", "propagate"}
+    assert stored_provenance(Entropy(width=3, height=3, setup="SS./.../.OO O"), stored) is None

@@ -122,6 +122,13 @@ def _drawn_calibration(says: str) -> dict:
                 "draw_interval": [0.43, 0.79],
             }
         ],
+        "stored_solution": {
+            "file": "toy-1.cgtpack",
+            "records": 1234,
+            "created": "2026-01-01",
+            "command": "cgt solve toy --save",
+            "git_commit": "abc",
+        },
         "right_winner_from": 100 if says == "draw" else None,
         "wrong_way_at": [] if says in ("draw", "undecided") else [100],
     }
@@ -145,6 +152,7 @@ def test_a_drawn_solved_board_shows_its_draws_and_its_accuracy_by_value(tmp_path
     assert row in text
     assert "| drawn (a drawing move kept) | 2 | 1 (1) | 1 of 1 (100.0%; middle 1/1) | 100 |" in text
     assert "| lost (every move loses) | 1 | 0 (0) | - | - |" in text
+    assert "`toy-1.cgtpack`, 1,234 records, made 2026-01-01 by `cgt solve toy --save`" in text
     assert "Self-play points the wrong way" not in text
     page = benchmark_page(folder)
     assert "### toy-4: move accuracy by value and stage" in page

@@ -249,6 +249,13 @@ def accuracy_by_value_lines(calibrations: list[dict[str, Any]]) -> list[str]:
             "",
         ]
         lines += table(header, rows)
+        store = data.get("stored_solution")
+        if store:
+            lines += [
+                "",
+                f"The stored solution read: `{store['file']}`, {store['records']:,} records, made "
+                f"{store['created']} by `{store['command']}` at commit {store['git_commit']}.",
+            ]
         lines.append("")
     return lines
 
