@@ -110,7 +110,6 @@ SELFPLAY_GAMES = 24
 GAMES_BY_BOARD = {"control-7": 8, "entropy-7x7": 8, "super-nonnect-2x5": 96,
                   "super-nonnect-2x5-revised": 96}  # fmt: skip
 BUDGETS_BY_BOARD = {"control-7": [100, 400], "entropy-7x7": [100, 400],
-                    "entropy-5x5": [100, 400, 1600, 6400],
                     "super-nonnect-2x5": [100, 400, 1600, 6400],
                     "super-nonnect-2x5-revised": [100, 400, 1600, 6400]}  # fmt: skip
 #: Budgets of the move-accuracy measurement, and positions sampled per board.
