@@ -51,6 +51,7 @@ from solvers.kernels import plugin_of  # noqa: E402
 from solvers.player import playout_rules  # noqa: E402
 from solvers.playout import random_playouts_compiled, seed_state  # noqa: E402
 from solvers.selfplay import (  # noqa: E402
+    GameStore,
     RecordStore,
     balance,
     game_seed,
@@ -373,12 +374,17 @@ def run_calibration(name: str, command: str) -> dict[str, Any]:
         if outcome is Outcome.WIN
         else next(p for p in game.players if p != first)
     )
+    games = GameStore(DATA / "games" / f"{name}.jsonl", game, game.initial_position()).records
     trend = []
     for level in selfplay["levels"]:
         says = trend_says(level["first_wins"], level["second_wins"], level["draws"])
         row = {"playouts": level["playouts"], "first_win_rate": level["first_win_rate"],
                "interval": level["interval"], "says": says}  # fmt: skip
         if outcome is Outcome.DRAW:
+            # a game stopped at the ply cap counts as a draw: say how many were
+            seeds = [game_seed(0, level["playouts"], i) for i in range(level["games"])]
+            row["capped"] = sum(games[(level["playouts"], s)].capped for s in seeds)
+            row["ply_cap"] = playout_rules(game).max_plies
             low, high = wilson(level["draws"], level["games"])
             row["draw_rate"] = round(level["draws"] / level["games"], 4)
             row["draw_interval"] = [round(low, 4), round(high, 4)]

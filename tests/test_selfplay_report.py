@@ -186,3 +186,7 @@ def test_the_drawn_board_answer_says_whether_the_draw_rate_rises_toward_the_draw
     data["trend"] = [{**weak, "draw_rate": 0.9, "draw_interval": [0.7, 0.97]}, data["trend"][1]]
     en, _ = drawn_board_answer(data)
     assert "falls, away from the exact draw" in en
+    data["trend"] = [{**row, "capped": n, "ply_cap": 200} for n, row in enumerate(data["trend"])]
+    en, ja = drawn_board_answer(data)
+    assert "the draws include games stopped at the 200-ply cap (0 at 50, 1 at 100)" in en
+    assert "200手の上限で打ち切った対局を含みます：50で0局、100で1局" in ja

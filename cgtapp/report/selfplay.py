@@ -691,6 +691,14 @@ def drawn_board_answer(data: dict[str, Any]) -> tuple[str, str]:
         "draw, and "
         f"self-play drew {rates} playouts a move"
         + ("" if games is None else f" ({games} games a budget)")
+        + (
+            ""
+            if "capped" not in last
+            else "; the draws include games stopped at the "
+            f"{last['ply_cap']}-ply cap ("
+            + ", ".join(f"{row['capped']} at {row['playouts']:,}" for row in trend)
+            + ")"
+        )
         + f"; the draw rate {toward}. At {last['playouts']:,} playouts a move the draws' 95% "
         f"interval is {pct(low)} to {pct(high)} and self-play says {says}. In random positions "
         f"valued from the stored solution, the search at {budgets[-1]:,} playouts kept the win in "
@@ -701,7 +709,15 @@ def drawn_board_answer(data: dict[str, Any]) -> tuple[str, str]:
     )
     ja = (
         f"推定値を厳密な答えと比べました。{data['board']}の初期状態は引き分けで、自己対戦の引き分け率は"
-        f"{rates_ja}（プレイアウト/手）でした。引き分け率は{toward_ja}。"
+        f"{rates_ja}（プレイアウト/手）でした"
+        + (
+            ""
+            if "capped" not in last
+            else f"（{last['ply_cap']}手の上限で打ち切った対局を含みます："
+            + "、".join(f"{row['playouts']:,}で{row['capped']}局" for row in trend)
+            + "）"
+        )
+        + f"。引き分け率は{toward_ja}。"
         f"{last['playouts']:,}プレイアウト/手で引き分けの95%区間は{pct(low)}〜{pct(high)}、"
         f"自己対戦の判定は「{says_ja}」です。保存された解で値を付けたランダムな局面で、"
         f"{budgets[-1]:,}プレイアウトの探索は、勝たない手がある勝ちの局面{won['judged']}個のうち"
