@@ -120,6 +120,8 @@ def _drawn_calibration(says: str) -> dict:
                 "says": says,
                 "draw_rate": 0.625,
                 "draw_interval": [0.43, 0.79],
+                "first_wins": 1,
+                "second_wins": 2,
             }
         ],
         "stored_solution": {
@@ -178,9 +180,13 @@ def test_the_drawn_board_answer_says_whether_the_draw_rate_rises_toward_the_draw
     data["trend"] = [weak, {**data["trend"][0], "says": "draw", "games": 24}]
     en, ja = drawn_board_answer(data)
     assert "self-play drew 25.0% at 50, 62.5% at 100 playouts a move (24 games a budget)" in en
-    assert (
-        "rises toward the exact draw (the weakest and strongest budgets' intervals overlap)" in en
-    )
+    assert "rises with every doubling, toward the exact draw; the weakest and strongest" in en
+    assert "the decided games split 1 first-player wins to 2 second-player wins" in en
+    middle = {**weak, "playouts": 75, "draw_rate": 0.2, "draw_interval": [0.09, 0.4]}
+    data["trend"] = [weak, middle, data["trend"][1]]
+    en, _ = drawn_board_answer(data)
+    assert "is higher at the strongest budget than at the weakest, but not at every step" in en
+    data["trend"] = [weak, data["trend"][2]]
     assert "kept the win in 2 of 3 won positions" in en  # plies 1 and 5 kept, ply 9 not
     assert "Estimated" in en and "［推定］" in ja and "verified" not in en
     data["trend"] = [{**weak, "draw_rate": 0.9, "draw_interval": [0.7, 0.97]}, data["trend"][1]]

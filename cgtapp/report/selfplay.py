@@ -12,6 +12,7 @@ before any estimate.
 from __future__ import annotations
 
 import json
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -660,13 +661,19 @@ def drawn_board_answer(data: dict[str, Any]) -> tuple[str, str]:
     low, high = last["draw_interval"]
     games = last.get("games")
     overlap = first["draw_interval"][1] >= low
+    steady = all(a["draw_rate"] <= b["draw_rate"] for a, b in pairwise(trend))
     if last["draw_rate"] > first["draw_rate"]:
-        toward = "rises toward the exact draw" + (
-            " (the weakest and strongest budgets' intervals overlap)" if overlap else ""
-        )
-        toward_ja = "厳密な結果（引き分け）に向かって上がります" + (
-            "（最弱と最強の予算の区間は重なります）" if overlap else ""
-        )
+        if steady:
+            toward = "rises with every doubling, toward the exact draw"
+            toward_ja = "予算を増やすたびに厳密な結果（引き分け）に向かって上がります"
+        else:
+            toward = "is higher at the strongest budget than at the weakest, but not at every step"
+            toward_ja = "最強の予算では最弱より高いものの、段階ごとには上がっていません"
+        if overlap:
+            toward += (
+                "; the weakest and strongest budgets' 95% intervals overlap, so no trend is shown"
+            )
+            toward_ja += "。最弱と最強の予算の95%区間は重なり、傾向は示されません"
     elif last["draw_rate"] == first["draw_rate"]:
         toward = f"stays at {pct(last['draw_rate'])}"
         toward_ja = f"{pct(last['draw_rate'])}のまま変わりません"
@@ -700,7 +707,9 @@ def drawn_board_answer(data: dict[str, Any]) -> tuple[str, str]:
             + ")"
         )
         + f"; the draw rate {toward}. At {last['playouts']:,} playouts a move the draws' 95% "
-        f"interval is {pct(low)} to {pct(high)} and self-play says {says}. In random positions "
+        f"interval is {pct(low)} to {pct(high)}, the decided games split {last['first_wins']} "
+        f"first-player wins to {last['second_wins']} second-player wins, and self-play says "
+        f"{says}. In random positions "
         f"valued from the stored solution, the search at {budgets[-1]:,} playouts kept the win in "
         f"{won_top['kept']} of {won['judged']} won positions where some move does not win and the "
         f"draw in {drawn_top['kept']} of {drawn['judged']} drawn positions where some move loses; "
@@ -719,6 +728,7 @@ def drawn_board_answer(data: dict[str, Any]) -> tuple[str, str]:
         )
         + f"。引き分け率は{toward_ja}。"
         f"{last['playouts']:,}プレイアウト/手で引き分けの95%区間は{pct(low)}〜{pct(high)}、"
+        f"決着した対局は先手の勝ち{last['first_wins']}局、後手の勝ち{last['second_wins']}局で、"
         f"自己対戦の判定は「{says_ja}」です。保存された解で値を付けたランダムな局面で、"
         f"{budgets[-1]:,}プレイアウトの探索は、勝たない手がある勝ちの局面{won['judged']}個のうち"
         f"{won_top['kept']}個で勝ちを保ち、負ける手がある引き分けの局面{drawn['judged']}個のうち"
