@@ -2,6 +2,8 @@
 speed: the stored data behind the reports' "estimated" sections and benchmarks/SELFPLAY.md.
 
     python benchmarks/selfplay.py calibrate [BOARD ...]   # solved boards: move accuracy, trend
+    python benchmarks/selfplay.py calibrate entropy-5x5 --db FILE  # values from the stored
+                                                    # solution (cgt solve entropy --save --db FILE)
     python benchmarks/selfplay.py balance [BOARD ...]     # designers' boards: self-play
     python benchmarks/selfplay.py pie [SIZE ...]          # Interleave's pie setups (3, 4)
     python benchmarks/selfplay.py speed                   # playouts/s per core, kernel nodes/s
@@ -34,10 +36,22 @@ from cgt.protocol import Outcome  # noqa: E402
 from cgt.registry import load_game  # noqa: E402
 from proofs.interleave import WinnerSolver, board_string, random_setup  # noqa: E402
 from solvers.api import solve  # noqa: E402
+from solvers.calibration import (  # noqa: E402
+    ExactAnswer,
+    accuracy_by_value,
+    judge_moves,
+    random_position,
+    sample_by_value,
+    solved_answer,
+    stored_answer,
+    stored_provenance,
+    trend_says,
+)
 from solvers.kernels import plugin_of  # noqa: E402
-from solvers.player import playout_rules, search_move  # noqa: E402
+from solvers.player import playout_rules  # noqa: E402
 from solvers.playout import compiled_search, seed_state  # noqa: E402
 from solvers.selfplay import (  # noqa: E402
+    GameStore,
     RecordStore,
     balance,
     game_seed,
@@ -65,7 +79,11 @@ SOLVED = {
     "super-nonnect-2x3": ("super-nonnect", {"a": 2, "b": 3}),
     "super-nonnect-hex7": ("super-nonnect", {"shape": "hex7"}),
     "super-nonnect-3x3-revised": ("super-nonnect", {"rule": "revised"}),
+    "entropy-5x5": ("entropy", {}),
 }
+#: Solved boards whose exact values are read from their stored solution (``--db``): solving
+#: them again takes an hour (``cgt solve entropy --solver compiled --save``).
+FROM_STORE = {"entropy-5x5"}
 #: The designers' boards (nobody has solved them).
 DESIGNERS = {
     "control-4": ("control", {"size": 4}),
@@ -100,6 +118,13 @@ ACCURACY_BUDGETS = [100, 400, 1600, 6400]
 ACCURACY_POSITIONS = 40
 #: Exact solve of a sampled position: seconds before it is skipped (and counted).
 SOLVE_SECONDS = 4.0
+#: Boards read from a stored solution are sampled by value: random positions are drawn until
+#: this many won and this many drawn positions where some move gives the value away have been
+#: judged (lost positions are counted: every move keeps a loss), or the draws run out.
+VALUE_QUOTA = 40
+MAX_DRAWN = 20_000
+#: The solution database of the FROM_STORE boards (``--db``; None: $CGT_DB or the user cache).
+DATABASE: Path | None = None
 
 
 def board_game(name: str) -> Any:
@@ -181,22 +206,46 @@ def exact_method(game: Any) -> str:
     return "dfpn" if with_dfpn and game.acyclic else "alphabeta"
 
 
-def _sample_position(game: Any, chooser: random.Random, max_depth: int) -> tuple[Any, int] | None:
-    position = game.initial_position()
-    depth = chooser.randrange(max_depth)
-    for ply in range(depth):
-        if game.result(position) is not None:
-            return None
-        position = game.play(position, chooser.choice(list(game.moves(position))))
-        del ply
-    if game.result(position) is not None:
-        return None
-    return position, depth
+def exact_answer(name: str, game: Any, position: Any) -> ExactAnswer:
+    """The exact value of ``position`` and its moves: read from the stored solution on a
+    FROM_STORE board, else solved within SOLVE_SECONDS (a CGTError when that runs out)."""
+    if name in FROM_STORE:
+        return stored_answer(game, position, DATABASE)
+    return solved_answer(game, position, method=exact_method(game), max_seconds=SOLVE_SECONDS)
+
+
+def run_accuracy_by_value(name: str, seed: int = 0) -> dict[str, Any]:
+    """Move accuracy on a board read from its stored solution, sampled by value
+    (:func:`solvers.calibration.sample_by_value`): VALUE_QUOTA won and VALUE_QUOTA drawn
+    positions where some move gives the value away, judged at every budget."""
+    game = board_game(name)
+    max_depth = max(4, int(0.8 * _typical_length(game, playout_rules(game))))
+    records = sample_by_value(
+        game,
+        lambda position: exact_answer(name, game, position),
+        DATA / "calibration" / f"{name}-positions.jsonl",
+        max_depth=max_depth,
+        budgets=ACCURACY_BUDGETS,
+        quota=VALUE_QUOTA,
+        max_drawn=MAX_DRAWN,
+        seed=seed,
+        progress=_progress(name),
+    )
+    summary = _accuracy_summary([r for r in records if "chosen" in r], max_depth)
+    summary["positions"] = len(records)
+    summary["values"] = {
+        v: sum(1 for r in records if r["value"] == v) for v in ("win", "loss", "draw")
+    }
+    summary["by_value"] = accuracy_by_value(records, ACCURACY_BUDGETS, max_depth)
+    summary["exact_source"] = "stored solution"
+    return summary
 
 
 def run_accuracy(name: str, command: str, seed: int = 0) -> dict[str, Any]:
     """Move accuracy on a solved board: positions from random play (depth uniform up to the
     mean self-play length), solved exactly; at each budget, does the search keep the value?"""
+    if name in FROM_STORE:
+        return run_accuracy_by_value(name, seed)
     game = board_game(name)
     records_path = DATA / "calibration" / f"{name}-positions.jsonl"
     records_path.parent.mkdir(parents=True, exist_ok=True)
@@ -209,7 +258,7 @@ def run_accuracy(name: str, command: str, seed: int = 0) -> dict[str, Any]:
     rules = playout_rules(game)
     max_depth = max(4, int(0.8 * _typical_length(game, rules)))
     while sampled < ACCURACY_POSITIONS:
-        drawn = _sample_position(game, chooser, max_depth)
+        drawn = random_position(game, chooser, max_depth)
         if drawn is None:
             continue
         position, depth = drawn
@@ -218,27 +267,15 @@ def run_accuracy(name: str, command: str, seed: int = 0) -> dict[str, Any]:
             continue  # stored by an earlier run (the sample is the same for the same seed)
         record: dict[str, Any] = {"position": game.render(position), "ply": depth}
         try:
-            exact = solve(
-                game,
-                position,
-                remoteness=False,
-                max_seconds=SOLVE_SECONDS,
-                method=exact_method(game),
-            )
+            exact = exact_answer(name, game, position)
         except CGTError as exc:
             record["skipped"] = str(exc)
             skipped += 1
         else:
-            keeping = [m.name for m in exact.moves if m.outcome is exact.outcome]
             record.update(
-                value=exact.outcome.label,
-                moves=len(exact.moves),
-                keeping=len(keeping),
-                chosen={},
+                value=exact.outcome.label, moves=len(exact.moves), keeping=len(exact.keeping)
             )
-            for budget in ACCURACY_BUDGETS:
-                choice = search_move(game, position, playouts=budget, seed=seed + budget)
-                record["chosen"][str(budget)] = [choice.name, choice.name in keeping]
+            record["chosen"] = judge_moves(game, position, exact.keeping, ACCURACY_BUDGETS, seed)
         with records_path.open("a") as stream:
             stream.write(json.dumps(record) + "\n")
         print(f"{name}: position {sampled}/{ACCURACY_POSITIONS}", file=sys.stderr, flush=True)
@@ -315,32 +352,44 @@ def run_calibration(name: str, command: str) -> dict[str, Any]:
     """Move accuracy, and the self-play trend against the exact winner, on a solved board."""
     game = board_game(name)
     started = time.process_time()
-    exact = solve(
-        game, remoteness=False, max_seconds=300, root_only=True, method=exact_method(game)
-    )
+    store = None
+    if name in FROM_STORE:
+        outcome = stored_answer(game, game.initial_position(), DATABASE).outcome
+        store = stored_provenance(game, DATABASE)
+    else:
+        outcome = solve(
+            game, remoteness=False, max_seconds=300, root_only=True, method=exact_method(game)
+        ).outcome
     accuracy = run_accuracy(name, command)
     selfplay = run_selfplay(name, command)
     assert selfplay is not None
     first = selfplay["first_player"]
     exact_winner = (
         "draw"
-        if exact.outcome is Outcome.DRAW
+        if outcome is Outcome.DRAW
         else first
-        if exact.outcome is Outcome.WIN
+        if outcome is Outcome.WIN
         else next(p for p in game.players if p != first)
     )
+    games = GameStore(DATA / "games" / f"{name}.jsonl", game, game.initial_position()).records
     trend = []
     for level in selfplay["levels"]:
-        low, high = level["interval"]
-        if high < 0.5:
-            says = "second"
-        elif low > 0.5:
-            says = "first"
-        else:
-            says = "undecided"
-        trend.append({"playouts": level["playouts"], "first_win_rate": level["first_win_rate"],
-                      "interval": level["interval"], "says": says})  # fmt: skip
-    exact_side = {Outcome.WIN: "first", Outcome.LOSS: "second", Outcome.DRAW: "draw"}[exact.outcome]
+        says = trend_says(level["first_wins"], level["second_wins"], level["draws"])
+        row = {"playouts": level["playouts"], "first_win_rate": level["first_win_rate"],
+               "interval": level["interval"], "says": says}  # fmt: skip
+        if outcome is Outcome.DRAW:
+            # a game stopped at the ply cap counts as a draw: say how many were
+            seeds = [game_seed(0, level["playouts"], i) for i in range(level["games"])]
+            row["capped"] = sum(games[(level["playouts"], s)].capped for s in seeds)
+            row["ply_cap"] = playout_rules(game).max_plies
+            low, high = wilson(level["draws"], level["games"])
+            row["draw_rate"] = round(level["draws"] / level["games"], 4)
+            row["draw_interval"] = [round(low, 4), round(high, 4)]
+            row["games"] = level["games"]
+            row["first_wins"] = level["first_wins"]
+            row["second_wins"] = level["second_wins"]
+        trend.append(row)
+    exact_side = {Outcome.WIN: "first", Outcome.LOSS: "second", Outcome.DRAW: "draw"}[outcome]
     right_from = None
     for row in reversed(trend):
         if row["says"] != exact_side:
@@ -352,7 +401,8 @@ def run_calibration(name: str, command: str) -> dict[str, Any]:
         "board": name,
         "game": game.name,
         "params": game.parameters,
-        "exact": {"outcome": exact.outcome.label, "winner": exact_winner, "side": exact_side},
+        "exact": {"outcome": outcome.label, "winner": exact_winner, "side": exact_side},
+        **({} if store is None else {"stored_solution": store}),
         "accuracy": accuracy,
         "trend": trend,
         "right_winner_from": right_from,
@@ -521,7 +571,15 @@ def main() -> None:
     )
     parser.add_argument("boards", nargs="*")
     parser.add_argument("--markdown", action="store_true", help="Write benchmarks/SELFPLAY.md.")
+    parser.add_argument(
+        "--db",
+        type=Path,
+        default=None,
+        help="Solution database of the stored boards (entropy-5x5).",
+    )
     args = parser.parse_args()
+    global DATABASE
+    DATABASE = args.db
     command = "python benchmarks/selfplay.py " + " ".join(sys.argv[1:])
     head(command)  # the commit of the code that runs, taken before any work
     if args.what == "calibrate":

@@ -12,6 +12,7 @@ before any estimate.
 from __future__ import annotations
 
 import json
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +20,7 @@ from cgtapp.report.data import data_dir
 from cgtapp.report.document import Implication, ReportContext
 from cgtapp.report.figures import pyplot, save
 from cgtapp.report.tables import pct, table
+from solvers.calibration import STAGES
 
 SELFPLAY_DIR = "selfplay"
 
@@ -117,6 +119,21 @@ def trend_figure(boards: list[dict[str, Any]], path: Path, title: str) -> None:
     save(fig, path)
 
 
+def _exact_text(exact: dict[str, Any]) -> str:
+    if exact["side"] == "draw":
+        return "draw (neither player)"
+    return f"{exact['winner']} ({exact['side']} player)"
+
+
+def _trend_text(row: dict[str, Any]) -> str:
+    if "draw_rate" in row:
+        return (
+            f"{row['playouts']:,}: {pct(row['first_win_rate'])}, draws "
+            f"{pct(row['draw_rate'])} ({row['says']})"
+        )
+    return f"{row['playouts']:,}: {pct(row['first_win_rate'])} ({row['says']})"
+
+
 def calibration_rows(calibrations: list[dict[str, Any]]) -> list[list[Any]]:
     rows = []
     for data in calibrations:
@@ -126,15 +143,12 @@ def calibration_rows(calibrations: list[dict[str, Any]]) -> list[list[Any]]:
             for row in accuracy["budgets"]
             if row["critical"]["positions"]
         )
-        trend = ", ".join(
-            f"{row['playouts']:,}: {pct(row['first_win_rate'])} ({row['says']})"
-            for row in data["trend"]
-        )
+        trend = ", ".join(_trend_text(row) for row in data["trend"])
         reach = accuracy["budget_reaching_95"]
         rows.append(
             [
                 data["board"],
-                f"{data['exact']['winner']} ({data['exact']['side']} player)",
+                _exact_text(data["exact"]),
                 trend,
                 "-" if data["right_winner_from"] is None else f"{data['right_winner_from']:,}",
                 f"{by_budget or '-'} (of {accuracy['critical_positions']})",
@@ -159,6 +173,94 @@ CALIBRATION_NOTE = (
 )
 
 
+#: Said under the table where a solved board is a draw.
+DRAW_NOTE = (
+    'On a drawn board the draws are shown beside the first player\'s win rate; "says" is '
+    "draw where the draws' 95% interval lies above 50%, else the side whose share of the "
+    "decided games has its interval away from 50%."
+)
+
+
+def calibration_notes(calibrations: list[dict[str, Any]]) -> list[str]:
+    """The note under the calibration table (and the drawn boards' note where there is one)."""
+    drawn = any(data["exact"]["side"] == "draw" for data in calibrations)
+    return [CALIBRATION_NOTE + (" " + DRAW_NOTE if drawn else "")]
+
+
+def _stage_text(row: dict[str, Any]) -> str:
+    counts = row["by_stage"]
+    stages = ", ".join(
+        f"{stage} {counts[stage][0]}/{counts[stage][1]}" for stage in STAGES if counts[stage][1]
+    )
+    return f"{row['kept']} of {sum(t for _, t in counts.values())} ({pct(row['rate'])}; {stages})"
+
+
+VALUE_WORDS = {
+    "win": "won (a winning move kept)",
+    "draw": "drawn (a drawing move kept)",
+    "loss": "lost (every move loses)",
+}
+
+
+def accuracy_by_value_lines(calibrations: list[dict[str, Any]]) -> list[str]:
+    """Per solved board whose sample was drawn by value (its exact values read from the
+    stored solution): per value, the positions drawn, those where a move gives the value
+    away, and per budget how often the search kept the value, by stage."""
+    lines: list[str] = []
+    for data in calibrations:
+        by_value = data["accuracy"].get("by_value")
+        if not by_value:
+            continue
+        accuracy = data["accuracy"]
+        budgets = [row["playouts"] for row in accuracy["budgets"]]
+        header = [
+            "value for the player to move",
+            "positions sampled",
+            "a move gives the value away (judged)",
+            *[f"kept at {b:,} playouts" for b in budgets],
+            "95% reached at",
+        ]
+        rows = []
+        for value, words in VALUE_WORDS.items():
+            entry = by_value[value]
+            reach = entry["budget_reaching_95"]
+            rows.append(
+                [
+                    words,
+                    f"{entry['positions']:,}",
+                    f"{entry['informative']:,} ({entry['judged']:,})",
+                    *[_stage_text(row) if entry["judged"] else "-" for row in entry["budgets"]],
+                    "-"
+                    if not entry["judged"]
+                    else "not reached"
+                    if reach is None
+                    else f"{reach:,}",
+                ]
+            )
+        lines += [
+            f"### {data['board']}: move accuracy by value and stage ({accuracy.get('exact_source', 'solved')})",
+            "",
+            f"Random positions (a uniform number of random moves from the start, up to "
+            f"{accuracy['max_ply']} plies; early, middle and late are its thirds), each valued "
+            f"from the {accuracy.get('exact_source', 'exact solve')}, until "
+            f"{by_value['win']['judged']} won and {by_value['draw']['judged']} drawn "
+            "positions where some move gives the value away had been judged: the search "
+            "(same seed rule as `cgt move --playouts`) keeps the value when its move is one "
+            "of the moves that keep it. Lost positions are counted; every move keeps a loss.",
+            "",
+        ]
+        lines += table(header, rows)
+        store = data.get("stored_solution")
+        if store:
+            lines += [
+                "",
+                f"The stored solution read: `{store['file']}`, {store['records']:,} records, made "
+                f"{store['created']} by `{store['command']}` at commit {store['git_commit']}.",
+            ]
+        lines.append("")
+    return lines
+
+
 def provenance_lines(stored: list[dict[str, Any]]) -> list[str]:
     """One line per run that wrote some of ``stored``: its command, date, commit, boards."""
     runs: dict[tuple[str, str, str], list[str]] = {}
@@ -173,8 +275,12 @@ def provenance_lines(stored: list[dict[str, Any]]) -> list[str]:
 def wrong_way(calibrations: list[dict[str, Any]]) -> list[str]:
     """Plain sentences for every solved board where self-play pointed the wrong way."""
     return [
-        f"**Self-play points the wrong way on {data['board']}**: the exact winner is "
-        f"{data['exact']['winner']}, but self-play favoured the other side at "
+        f"**Self-play points the wrong way on {data['board']}**: the exact "
+        + (
+            "result is a draw, but self-play favoured one side at "
+            if data["exact"]["side"] == "draw"
+            else f"winner is {data['exact']['winner']}, but self-play favoured the other side at "
+        )
         + ", ".join(f"{b:,}" for b in data["wrong_way_at"])
         + " playouts a move. Read the estimates below with that in mind."
         for data in calibrations
@@ -207,7 +313,8 @@ def selfplay_section(game_name: str, ctx: ReportContext) -> list[str]:
     if calibrations:
         lines += ["### Calibration on the solved boards", ""]
         lines += table(CALIBRATION_HEADER, calibration_rows(calibrations))
-        lines += ["", CALIBRATION_NOTE, *provenance_lines(calibrations), ""]
+        lines += ["", *calibration_notes(calibrations), *provenance_lines(calibrations), ""]
+        lines += accuracy_by_value_lines(calibrations)
     if boards:
         figure = ctx.figure(f"{game_name}_selfplay_trend.png")
         trend_figure(boards, figure, f"{game_name}: self-play across strengths")
@@ -508,7 +615,8 @@ def benchmark_page(folder: Path) -> str:
         lines += ["## Calibration on the solved boards", ""]
         lines += [*wrong_way(calibrations), ""] if wrong_way(calibrations) else []
         lines += table(CALIBRATION_HEADER, calibration_rows(calibrations))
-        lines += ["", CALIBRATION_NOTE, "", *provenance_lines(calibrations), ""]
+        lines += ["", *calibration_notes(calibrations), "", *provenance_lines(calibrations), ""]
+        lines += accuracy_by_value_lines(calibrations)
     solved = {d["board"] for d in calibrations}
     boards = [d for d in _load(folder, "selfplay") if d["board"] not in solved]
     if boards:
@@ -521,3 +629,110 @@ def benchmark_page(folder: Path) -> str:
     for game_name in sorted({d["game"] for d in _load(folder, "pie")}):
         lines += pie_lines(folder, game_name)
     return "\n".join(lines).rstrip() + "\n"
+
+
+# ------------------------------------------------------------- a drawn solved board
+def stored_calibration(ctx: ReportContext, board: str) -> dict[str, Any] | None:
+    """The stored calibration of ``board`` (``calibration-<board>.json``), if any."""
+    path = data_dir(ctx.out_dir) / SELFPLAY_DIR / f"calibration-{board}.json"
+    return json.loads(path.read_text()) if path.exists() else None
+
+
+def _reach_words(entry: dict[str, Any], budgets: list[int]) -> tuple[str, str]:
+    reach = entry["budget_reaching_95"]
+    if reach is None:
+        top = f"{budgets[-1]:,}"
+        return (
+            f"not within the budgets tried (up to {top})",
+            f"試した予算（{top}まで）では届きません",
+        )
+    return f"at {reach:,} playouts a move", f"{reach:,}プレイアウト/手で届きます"
+
+
+def drawn_board_answer(data: dict[str, Any]) -> tuple[str, str]:
+    """The answer, in English and Japanese, to "how far can self-play be trusted here?" on a
+    solved board whose exact result is a draw: the draw rate of self-play by budget and
+    whether it rises toward the draw, and the move accuracy on won and drawn positions
+    (every number is also in the calibration tables of the page)."""
+    trend = data["trend"]
+    first, last = trend[0], trend[-1]
+    rates = ", ".join(f"{pct(row['draw_rate'])} at {row['playouts']:,}" for row in trend)
+    rates_ja = "、".join(f"{row['playouts']:,}で{pct(row['draw_rate'])}" for row in trend)
+    low, high = last["draw_interval"]
+    games = last.get("games")
+    overlap = first["draw_interval"][1] >= low
+    steady = all(a["draw_rate"] <= b["draw_rate"] for a, b in pairwise(trend))
+    if last["draw_rate"] > first["draw_rate"]:
+        if steady:
+            toward = "rises with every doubling, toward the exact draw"
+            toward_ja = "予算を増やすたびに厳密な結果（引き分け）に向かって上がります"
+        else:
+            toward = "is higher at the strongest budget than at the weakest, but not at every step"
+            toward_ja = "最強の予算では最弱より高いものの、段階ごとには上がっていません"
+        if overlap:
+            toward += (
+                "; the weakest and strongest budgets' 95% intervals overlap, so no trend is shown"
+            )
+            toward_ja += "。最弱と最強の予算の95%区間は重なり、傾向は示されません"
+    elif last["draw_rate"] == first["draw_rate"]:
+        toward = f"stays at {pct(last['draw_rate'])}"
+        toward_ja = f"{pct(last['draw_rate'])}のまま変わりません"
+    else:
+        toward = "falls, away from the exact draw"
+        toward_ja = "下がり、厳密な結果（引き分け）から離れます"
+    says = {"draw": "a draw", "first": "the first player", "second": "the second player"}.get(
+        last["says"], "undecided"
+    )
+    says_ja = {"draw": "引き分け", "first": "先手有利", "second": "後手有利"}.get(
+        last["says"], "決められない"
+    )
+    accuracy = data["accuracy"]
+    budgets = [row["playouts"] for row in accuracy["budgets"]]
+    by_value = accuracy["by_value"]
+    won, drawn = by_value["win"], by_value["draw"]
+    won_top, drawn_top = won["budgets"][-1], drawn["budgets"][-1]
+    won_reach, won_reach_ja = _reach_words(won, budgets)
+    drawn_reach, drawn_reach_ja = _reach_words(drawn, budgets)
+    en = (
+        f"Estimated, and measured against the exact answer: the start of {data['board']} is a "
+        "draw, and "
+        f"self-play drew {rates} playouts a move"
+        + ("" if games is None else f" ({games} games a budget)")
+        + (
+            ""
+            if "capped" not in last
+            else "; the draws include games stopped at the "
+            f"{last['ply_cap']}-ply cap ("
+            + ", ".join(f"{row['capped']} at {row['playouts']:,}" for row in trend)
+            + ")"
+        )
+        + f"; the draw rate {toward}. At {last['playouts']:,} playouts a move the draws' 95% "
+        f"interval is {pct(low)} to {pct(high)}, the decided games split {last['first_wins']} "
+        f"first-player wins to {last['second_wins']} second-player wins, and self-play says "
+        f"{says}. In random positions "
+        f"valued from the stored solution, the search at {budgets[-1]:,} playouts kept the win in "
+        f"{won_top['kept']} of {won['judged']} won positions where some move does not win and the "
+        f"draw in {drawn_top['kept']} of {drawn['judged']} drawn positions where some move loses; "
+        f"95% move accuracy is reached on won positions {won_reach}, on drawn positions "
+        f"{drawn_reach}."
+    )
+    ja = (
+        f"推定値を厳密な答えと比べました。{data['board']}の初期状態は引き分けで、自己対戦の引き分け率は"
+        f"{rates_ja}（プレイアウト/手）でした"
+        + (
+            ""
+            if "capped" not in last
+            else f"（{last['ply_cap']}手の上限で打ち切った対局を含みます："
+            + "、".join(f"{row['playouts']:,}で{row['capped']}局" for row in trend)
+            + "）"
+        )
+        + f"。引き分け率は{toward_ja}。"
+        f"{last['playouts']:,}プレイアウト/手で引き分けの95%区間は{pct(low)}〜{pct(high)}、"
+        f"決着した対局は先手の勝ち{last['first_wins']}局、後手の勝ち{last['second_wins']}局で、"
+        f"自己対戦の判定は「{says_ja}」です。保存された解で値を付けたランダムな局面で、"
+        f"{budgets[-1]:,}プレイアウトの探索は、勝たない手がある勝ちの局面{won['judged']}個のうち"
+        f"{won_top['kept']}個で勝ちを保ち、負ける手がある引き分けの局面{drawn['judged']}個のうち"
+        f"{drawn_top['kept']}個で引き分けを保ちました。手の正解率95%には、勝ちの局面では"
+        f"{won_reach_ja}。引き分けの局面では{drawn_reach_ja}。［推定］"
+    )
+    return en, ja

@@ -29,12 +29,14 @@ from cgtapp.report.document import (
     verdict,
 )
 from cgtapp.report.figures import value_maps, value_remoteness_chart
-from cgtapp.report.selfplay import selfplay_section
+from cgtapp.report.selfplay import drawn_board_answer, selfplay_section, stored_calibration
 from cgtapp.report.tables import count, moves_list, pct, table
 
 SLUG = "entropy"
 DATA = "entropy-5x5"
 COMMAND = "cgt report entropy --refresh"
+#: The self-play calibration of the 5x5 start (benchmarks/selfplay.py calibrate entropy-5x5).
+CALIBRATION_BOARD = "entropy-5x5"
 #: The document's lines through its figures: (figure, moves played before the panel).
 FIGURE_LINES: list[tuple[str, tuple[str, ...]]] = [
     ("figure 2", ()),
@@ -414,6 +416,18 @@ def build(ctx: ReportContext) -> list[str]:
             "唯一の負けの手で、他の手はすべて引き分けを保ちます（英語版に図があります）。［厳密］",
         ),
     ]
+    calibration = stored_calibration(ctx, CALIBRATION_BOARD)
+    if calibration is not None:
+        en, ja = drawn_board_answer(calibration)
+        questions.append(
+            Question(
+                "How far can self-play be trusted on Entropy? (its calibration on the solved 5x5)",
+                en,
+                "[calibration](#calibration-on-the-solved-boards)",
+                "エントロピーで自己対戦はどこまで信頼できるか？（解決済みの5x5での較正）",
+                ja,
+            )
+        )
     lines = page_head(
         "Entropy: 5x5 from the standard start",
         "5x5 board, seven pieces each (O, the document's white, moves first; S, its red). A "
