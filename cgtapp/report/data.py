@@ -214,11 +214,26 @@ def history_summary(record: dict[str, Any]) -> str:
     )
 
 
+def runs_summary(record: dict[str, Any]) -> str:
+    """One sentence per run of a board's frontier: which search, proven jobs per hour of job
+    time (the runs take different jobs of the same frontier, so the rates compare runs, not
+    searches on the same jobs)."""
+    parts = [
+        f"{run['dates']} ({run['search']}, commit {run['commit']}): {run['proven']:,} jobs "
+        f"proven in {run['job_seconds']:,.0f} s of job time, "
+        f"{run['proven'] * 3600 / run['job_seconds']:,.0f} an hour, "
+        f"{run['nodes'] / run['job_seconds'] / 1e6:,.1f} M nodes a second"
+        for run in record["runs"]
+    ]
+    return f"Runs, {record['about']}: " + "; ".join(parts) + "."
+
+
 #: Records quoted with their board's frontier record, by the suffix of their file name.
 FRONTIER_NOTES = {
     "-resume": resume_summary,
     "-regions": regions_summary,
     "-history": history_summary,
+    "-runs": runs_summary,
 }
 
 
