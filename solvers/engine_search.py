@@ -74,6 +74,7 @@ from solvers.kernels.table import (
     SLOT_WORDS,
     UPPER,
     bucket_base,
+    compiled,
     credit,
     entry_flag,
     entry_move,
@@ -199,9 +200,11 @@ def _credit(ctl: np.ndarray, side: I64, move: I64, work: I64) -> None:
         credit(ctl, HISTORY + side * codes + move, work, HISTORY, 2 * codes, HISTORY_CAP)
 
 
-# With numba's reference counting (NRT): a plug-in may copy a state by slicing
-# (``child[:] = state``), which needs it.
-@njit(cache=True)
+# Without numba's reference counting (NRT): with it, every view of a stack row
+# (``states[ply]``) and every unpacking of a plug-in's ``tables`` counts references with
+# atomic instructions, at every node. A plug-in's function compiled on its own may still
+# use NRT (allocate); one inlined into the search (``inline="always"``) may not.
+@compiled
 def search(
     root: np.ndarray,
     tables: object,
@@ -368,6 +371,20 @@ def search(
                 start = frames[ply, F_START]
                 if cursor >= start and frames[ply, F_ORDERED] == 0:
                     frames[ply, F_ORDERED] = 1
+                    # the children's buckets are requested first, so that they arrive
+                    # while ``order`` works
+                    if look_ahead:
+                        row = children[ply]
+                        for k in range(start, count):
+                            ck0, ck1, ctag, csym = child_key(
+                                state, moves[ply, k], tables, states[ply + 1]
+                            )
+                            row[CHILD_COLUMNS * k + _CK0] = np.int64(ck0)
+                            row[CHILD_COLUMNS * k + _CK1] = np.int64(ck1)
+                            row[CHILD_COLUMNS * k + _CTAG] = ctag
+                            row[CHILD_COLUMNS * k + _CSYM] = csym
+                            if ctl[C_PREFETCH] != 0:
+                                prefetch(tt, bucket_base(ck0, ck1, ctag, mask))  # type: ignore[call-arg]
                     winner = -1
                     if ctl[C_ORDER] != 0:
                         winner = order(state, tables, moves[ply], start, count, order_keys[ply])
@@ -388,18 +405,6 @@ def search(
                         order_keys[ply, k] = (
                             order_keys[ply, k] * (HISTORY_CAP + 1) - history
                         ) * scale + k
-                    if look_ahead:
-                        row = children[ply]
-                        for k in range(start, count):
-                            ck0, ck1, ctag, csym = child_key(
-                                state, moves[ply, k], tables, states[ply + 1]
-                            )
-                            row[CHILD_COLUMNS * k + _CK0] = np.int64(ck0)
-                            row[CHILD_COLUMNS * k + _CK1] = np.int64(ck1)
-                            row[CHILD_COLUMNS * k + _CTAG] = ctag
-                            row[CHILD_COLUMNS * k + _CSYM] = csym
-                            if ctl[C_PREFETCH] != 0:
-                                prefetch(tt, bucket_base(ck0, ck1, ctag, mask))  # type: ignore[call-arg]
                 index = -1
                 if cursor >= start:  # selection of the smallest key
                     chosen = cursor

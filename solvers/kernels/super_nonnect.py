@@ -298,7 +298,7 @@ def _cut(cut_lo: U64, cut_hi: U64, cell: I64) -> tuple[U64, U64]:
 # built by Board below.
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def playout_generate(state: np.ndarray, tables: Any, out: np.ndarray) -> I64:
     full, neighbours, boards, target, settings, _, _, _ = tables
     designated = np.int64(state[2]) - 1
@@ -307,12 +307,12 @@ def playout_generate(state: np.ndarray, tables: Any, out: np.ndarray) -> I64:
     )
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def playout_final(state: np.ndarray, tables: Any) -> I64:
     return -1  # normal play: the player with no cut loses
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def playout_play(state: np.ndarray, code: I64, tables: Any, child: np.ndarray) -> None:
     target = tables[3]
     child[0], child[1] = _cut(state[0], state[1], code)
@@ -320,12 +320,12 @@ def playout_play(state: np.ndarray, code: I64, tables: Any, child: np.ndarray) -
     child[3] = np.uint64(1) - state[3]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def playout_mover(state: np.ndarray, tables: Any) -> I64:
     return np.int64(state[3])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def playout_key(state: np.ndarray, tables: Any) -> tuple[U64, U64, I64, I64]:
     """The cut cells and the designated mini-board, canonical under the shape's symmetries
     for few cuts; the game is impartial, so the player to move is not part of the key."""
@@ -333,7 +333,7 @@ def playout_key(state: np.ndarray, tables: Any) -> tuple[U64, U64, I64, I64]:
     return _key(state[0], state[1], np.int64(state[2]) - 1, sym_tables, board_perm, settings)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def playout_child_key(
     state: np.ndarray, code: I64, tables: Any, scratch: np.ndarray
 ) -> tuple[U64, U64, I64, I64]:
@@ -343,7 +343,7 @@ def playout_child_key(
     return _key(child_lo, child_hi, target[code], sym_tables, board_perm, settings)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def playout_order(
     state: np.ndarray, tables: Any, moves: np.ndarray, start: I64, count: I64, keys: np.ndarray
 ) -> I64:
