@@ -74,7 +74,6 @@ CHILD_NODES = 3_000_000
 VARIANTS: dict[str, dict[str, Any]] = {
     "no ETC": {"etc": False},
     "no history": {"history": False},
-    "no mobility ordering": {"mobility_ordering": False},
     "symmetry: none": {"symmetry_cuts": -1},
     "symmetry: <= 2 cuts": {"symmetry_cuts": 2},
     "symmetry: <= 8 cuts": {"symmetry_cuts": 8},
