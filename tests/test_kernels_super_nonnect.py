@@ -18,11 +18,10 @@ import pytest
 
 from cgt.errors import ParameterError, PositionError
 from cgt.games.super_nonnect import SuperNonnect
+from solvers.engine_search import S_ETC_CUTOFFS, S_ROOT_FLAGGED, S_SETTLED
 from solvers.kernel_table import INFINITY, S_ABORTED, S_NODE_LIMIT
 from solvers.kernels.super_nonnect import (
     MAX_CELLS,
-    S_ETC_CUTOFFS,
-    S_SETTLED,
     SuperNonnectKernel,
     solve_super_nonnect,
     warm_up,
@@ -174,11 +173,25 @@ def test_etc_settled_children_and_deepening_are_exercised() -> None:
     game = SuperNonnect(a=2, b=3, rule="revised")
     position = random_lines(game, 1, seed=3)[0][4]
     plain = SuperNonnectKernel(game, tt_entries=1 << 16)
-    deepening = SuperNonnectKernel(game, tt_entries=1 << 16, deepening=True)
+    deepening = CountedPasses(game, tt_entries=1 << 16, deepening=True)
     assert plain.value(position) == deepening.value(position)
     assert plain.stat(S_SETTLED) > 0 and plain.stat(S_ETC_CUTOFFS) > 0
-    root_cuts = bin(position.cut).count("1")
-    assert deepening._pass_horizon > root_cuts + 2
+    assert len(deepening.horizons_searched) > 2
+
+
+class CountedPasses(SuperNonnectKernel):
+    """A kernel that records the horizon of every pass its engine searches."""
+
+    def __init__(self, game: SuperNonnect, **options: Any) -> None:
+        super().__init__(game, **options)
+        self.horizons_searched: list[int] = []
+        search = self.engine._call
+
+        def counted(root: np.ndarray, alpha: int, beta: int, horizon: int) -> int:
+            self.horizons_searched.append(horizon)
+            return search(root, alpha, beta, horizon)
+
+        self.engine._call = counted  # type: ignore[method-assign]
 
 
 def _broken_symmetry(kernel: SuperNonnectKernel) -> None:
@@ -231,12 +244,22 @@ def test_value_mode_proves_within_a_node_budget_and_agrees_with_dfpn(
 
 
 class UnknownTakenForLoss(SuperNonnectKernel):
-    """A deepening kernel with a fault: a pass that proves nothing ("unknown", 0) is taken
-    for a loss, as if the horizon were the end of the game."""
+    """A deepening kernel with a fault: a pass that proves nothing (its root's result
+    depended on the horizon) is taken for a loss, as if the horizon were the end of the
+    game."""
 
-    def _pass(self, *arguments: Any) -> int:
-        score = super()._pass(*arguments)
-        return -1 if score == 0 and not self.ctl[S_ABORTED] else score
+    def __init__(self, game: SuperNonnect, **options: Any) -> None:
+        super().__init__(game, **options)
+        search = self.engine._call
+
+        def faulty(root: np.ndarray, alpha: int, beta: int, horizon: int) -> int:
+            score = search(root, alpha, beta, horizon)
+            if self.ctl[S_ROOT_FLAGGED] and not self.ctl[S_ABORTED]:
+                self.ctl[S_ROOT_FLAGGED] = 0
+                return -1
+            return score
+
+        self.engine._call = faulty  # type: ignore[method-assign]
 
 
 def test_deepening_that_takes_unknown_for_a_loss_is_caught() -> None:

@@ -1,5 +1,6 @@
-"""Compiled exact solver for Super Nonnect (cgt.games.super_nonnect), every shape up to 128
-cells (hex7: 49, square 3 x 3: 81).
+"""Super Nonnect (cgt.games.super_nonnect) as a plug-in of the engine (docs/engine.md), every
+shape up to 128 cells (hex7: 49, square 3 x 3: 81): its rules on bitboards, for the engine's
+alpha-beta (:mod:`solvers.engine`) and the Monte-Carlo player, and its own df-pn.
 
 Why a separate statement of the rules: every cut needs a connectivity test of the uncut
 cells, slow in Python. Here the cut cells are two uint64 words (cells renumbered 0..N-1 in
@@ -19,47 +20,30 @@ diagonals of the square grid) cannot split the board, since a path through the c
 go round it; one lookup of the ring's pattern (:func:`_locally_joined`) settles most cuts,
 and only the others flood the board (:func:`connected`).
 
-Search
-------
-Negamax alpha-beta, fail-soft, as :mod:`solvers.kernels.control` (read its docstring) without
-the cycle logic (every move cuts a cell, so games end and every stored result is a function
-of the position alone):
+The plug-in (``playout_*`` below)
+---------------------------------
+A state is four words: the cut cells (two words, compact numbering), the designated
+mini-board + 1 (0: the free first cut) and the player to move; a move code is the compact
+cell. The engine's hooks:
 
-* the table (:mod:`solvers.kernel_table`, full key = cut words and the designated
-  mini-board as tag) is probed by the parent for every child it visits: a child settled by
-  its entry costs no call and counts as one node (``ctl[S_SETTLED]``), so a node is one
-  visit of a position, a call entered or a child settled by its entry;
-* ordering: the table move first, searched before the others are ordered; then
-  (``mobility_ordering``) the cuts leaving the opponent the fewest replies (a reply-less
-  child is a win found without search), ties by history. Every
-  child's key is computed and its bucket prefetched before the replies are counted;
-* enhanced transposition cut-off (``etc=True``): before its first search call among the
-  ordered moves a node reads every remaining child's entry; one that refutes its child cuts
-  the node off at once (``ctl[S_ETC_CUTOFFS]``, one node), one that says the child cannot
-  raise alpha moves that child last;
-* history (``history=True``): every cut-off (a win found, a move leaving no reply, an ETC
-  cut-off) credits its move with the square of the bit length of the work it took
-  (:func:`solvers.kernel_table.credit`), as Control, and the counts break ties of the
-  mobility order. The baseline credited only fail-high cut-offs short of a win, which value
-  mode never has. Measured in benchmarks/SUPER_NONNECT_KERNEL.md (the ``no history`` rows):
-  in remoteness mode it saves many nodes (hex7 revised); in value mode the evidence is
-  mixed (fewer nodes on some positions, more on others);
-* symmetry: positions with at most ``symmetry_cuts`` cuts (default
-  :data:`DEFAULT_SYMMETRY_CUTS` for alpha-beta) are keyed by their canonical image over the
-  shape's symmetries (cells and mini-boards mapped together), the best move stored in the
-  canonical frame; the parent computes a child's key and passes it down;
-* iterative deepening in value mode (``deepening=True``, off by default): passes stopping at
-  one cut more each time; a position at a pass's horizon scores 0, "unknown" (the game has
-  no draw), proven results are stored as exact -1/1, and a result short of a proof keeps its
-  horizon in the entry (:func:`_decode`) and holds only for passes not deeper.
-  Measured in benchmarks/SUPER_NONNECT_KERNEL.md: games on 3x3 last long, each pass costs a
-  multiple of the one before and none short of the end proves the hard positions, so it
-  costs nodes; kept as an option for that measurement.
+* ``key``: (cut words, tag = designated mini-board + 1), without the player to move (the
+  game is impartial); positions with at most ``symmetry_cuts`` cuts (default
+  :data:`DEFAULT_SYMMETRY_CUTS`) are keyed by their canonical image over the shape's
+  symmetries (cells and mini-boards mapped together), so ``move_to_key`` and
+  ``move_from_key`` map a cell through that symmetry. Symmetric transpositions arise near
+  the start; the images cost every node they are computed at, and a position far into a
+  game has no symmetric twin to meet (benchmarks/SUPER_NONNECT_KERNEL.md);
+* ``child_key``: the child's cut words and mini-board straight from the cut, without
+  playing it;
+* ``order``: the replies each cut leaves the opponent (mobility ordering), and a cut
+  leaving none, which wins at once.
 
-Where alpha-beta still loses to df-pn (``method="dfpn"``, :func:`dfpn`) on 3x3 revised:
-alpha-beta resolves its first choice at every OR node completely, a long proof when that
-choice loses, while df-pn moves to the sibling whose proof looks cheapest; the benchmark's
-diagnosis shows the gap child by child.
+Every cut removes a cell, so games end and every stored result is a function of the
+position alone. :class:`SuperNonnectKernel` is the engine on this plug-in with the kernel's
+options; ``method="dfpn"`` runs :func:`dfpn`, the proof-number search, on the same rules and
+table. Alpha-beta resolves its first choice at every OR node completely, a long proof when
+that choice loses, while df-pn moves to the sibling whose proof looks cheapest: on 3x3
+revised df-pn proves what alpha-beta leaves open (the benchmark's diagnosis).
 """
 
 from __future__ import annotations
@@ -74,18 +58,16 @@ from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros  # LLVM cttz intrinsic
 
 from cgt.errors import ParameterError, PositionError
-from cgt.games.super_nonnect import bits_of
+from cgt.games.super_nonnect import SuperNonnectPosition, bits_of
 from cgt.progress import Progress
 from cgt.protocol import Game
+from solvers.engine import EngineKernel
 from solvers.kernel_base import CompiledKernel, run_solve
 from solvers.kernel_table import (
     _U0,
     _U1,
     _U255,
-    BIG,
-    EXACT,
     I64,
-    LOWER,
     S_ABORTED,
     S_HITS,
     S_MAX_PLY,
@@ -93,23 +75,9 @@ from solvers.kernel_table import (
     S_NODES,
     S_OVERFLOW,
     S_PROBES,
-    SLOT_WORDS,
     U64,
-    UPPER,
-    bucket_base,
     compiled,
-    credit,
-    entry_flag,
-    entry_move,
-    entry_of,
-    entry_score,
-    holds,
-    new_table,
     popcount,
-    prefetch,
-    store,
-    toward_leaf,
-    toward_root,
 )
 from solvers.kernels.plugin import KernelPlugin
 from solvers.playout import PlayoutRules, plug_in
@@ -129,42 +97,14 @@ from solvers.result import SolveResult
 MAX_CELLS = 128
 MOVE_CODES = 128
 DEFAULT_MAX_PLY = 256
-#: Alpha-beta keys positions with at most this many cuts by their canonical image. Measured
-#: (benchmarks/SUPER_NONNECT_KERNEL.md, the symmetry rows): symmetric transpositions occur
-#: near the start (the full solves of 2x3 and hex7 take several times the nodes without
-#: symmetry, about the same with keys up to 2, 8 or every count of cuts), while the images
-#: cost every node they are computed at (the random 3x3 positions: the same nodes keyed at
-#: every count, more time), and a position far into a game has no symmetric twin to meet.
+DEFAULT_TT_ENTRIES = 1 << 22
+#: Alpha-beta keys positions with at most this many cuts by their canonical image
+#: (benchmarks/SUPER_NONNECT_KERNEL.md, the symmetry rows).
 DEFAULT_SYMMETRY_CUTS = 4
-
-# configuration in the control array (statistics at solvers.kernel_table's indices)
-C_CELLS = 0
-C_REVISED = 1
-C_REMOTENESS = 2
-C_SYMMETRY_CUTS = 3
-C_BUCKET_MASK = 4
-C_MAX_PLY = 5
-C_SYMMETRIES = 6
-C_MOBILITY = 7
-C_BOARDS = 8
-#: 1: enhanced transposition cut-offs (probe every child's entry before searching any).
-C_ETC = 9
-#: Cut count at which the current pass of the iterative deepening stops (value mode);
-#: NO_HORIZON when the search is not bounded.
-C_HORIZON = 10
-NO_HORIZON = 1 << 12
-#: 1: the history heuristic (every cut-off credits its move by the work it took).
-C_HISTORY = 11
-#: An entry's score word at least this is a pass's result short of a proof (see _decode).
-HORIZON_SCORES = 3
-#: Statistics beyond solvers.kernel_table's (the indices of solvers.kernels.control's):
-#: children settled by their table entry without a search call (each counted as a node),
-#: and enhanced transposition cut-offs among them.
-S_SETTLED = 26
-S_ETC_CUTOFFS = 27
-HISTORY = 32
-HISTORY_CAP = (1 << 24) - 1
-CTL_LENGTH = HISTORY + MOVE_CODES
+#: ``settings`` (int64, in the plug-in's tables): the rule and the symmetry keys.
+R_REVISED = 0
+R_SYMMETRY_CUTS = 1
+R_SYMMETRIES = 2
 CHUNKS = 16  # 8-bit chunks of a 128-bit mask
 #: Row ``c`` of the ``neighbours`` array: the neighbour mask of cell ``c`` (two words), its
 #: ring (up to RING_CELLS compact cells, a byte each, NO_CELL after the last), then one bit
@@ -174,13 +114,6 @@ N_JOINED = 3
 RING_CELLS = 8
 NO_CELL = 255
 NEIGHBOUR_WORDS = N_JOINED + (1 << RING_CELLS) // 64
-#: ``frames[ply]``: the moves of the node at ``ply``, their order keys, then the children's
-#: table keys (lo, hi, tag, symmetry) by the moves' original index.
-F_KEYS = MOVE_CODES
-F_CHILD_KEYS = 2 * MOVE_CODES
-FRAME_WIDTH = 6 * MOVE_CODES
-#: Added to the order key of a child whose table entry says it cannot raise alpha: last.
-REFUTED_LAST = 1 << 45
 
 
 # ------------------------------------------------------------------------- the rules
@@ -249,7 +182,7 @@ def generate_moves(
     neighbours: np.ndarray,
     boards: np.ndarray,
     target: np.ndarray,
-    ctl: np.ndarray,
+    settings: np.ndarray,
     out: np.ndarray,
 ) -> I64:
     """Write the legal cuts (compact cells, ascending) into ``out``; return how many. With
@@ -262,7 +195,7 @@ def generate_moves(
     else:
         cand_lo = uncut_lo
         cand_hi = uncut_hi
-    revised = ctl[C_REVISED]
+    revised = settings[R_REVISED]
     count = 0
     for word in range(2):
         cand = cand_lo if word == 0 else cand_hi
@@ -333,7 +266,7 @@ def canonical(
     return best_lo, best_hi, best_d, best_s
 
 
-# ------------------------------------------------------------------------- the search
+# ------------------------------------------------------------------------- keys
 @njit(cache=True, inline="always")
 def _key(
     cut_lo: U64,
@@ -341,14 +274,14 @@ def _key(
     designated: I64,
     sym_tables: np.ndarray,
     board_perm: np.ndarray,
-    ctl: np.ndarray,
+    settings: np.ndarray,
 ) -> tuple[U64, U64, I64, I64]:
     """Table key (cut words, tag = designated mini-board + 1) and the symmetry giving it:
-    the canonical image of positions with at most ``ctl[C_SYMMETRY_CUTS]`` cuts, else the
-    position itself (symmetry 0)."""
-    if popcount(cut_lo) + popcount(cut_hi) <= ctl[C_SYMMETRY_CUTS]:
+    the canonical image of positions with at most ``settings[R_SYMMETRY_CUTS]`` cuts, else
+    the position itself (symmetry 0)."""
+    if popcount(cut_lo) + popcount(cut_hi) <= settings[R_SYMMETRY_CUTS]:
         k_lo, k_hi, k_d, sym = canonical(
-            cut_lo, cut_hi, designated, sym_tables, board_perm, ctl[C_SYMMETRIES]
+            cut_lo, cut_hi, designated, sym_tables, board_perm, settings[R_SYMMETRIES]
         )
         return k_lo, k_hi, k_d + 1, sym
     return cut_lo, cut_hi, designated + 1, 0
@@ -361,304 +294,83 @@ def _cut(cut_lo: U64, cut_hi: U64, cell: I64) -> tuple[U64, U64]:
     return cut_lo, cut_hi | (_U1 << np.uint64(cell - 64))
 
 
-@njit(cache=True, inline="always")
-def _decode_horizon(flag: I64, score: I64, horizon: I64) -> tuple[I64, I64]:
-    """(bound flag, score) of a value-mode entry whose score word holds a pass's result
-    short of a proof (a pass's "unknown", score 0, or a bound on it): score + 4 * horizon,
-    at least HORIZON_SCORES, beyond the proven -1 and 1. It holds for every pass whose
-    horizon is not beyond its own (what a deeper search did not prove, a shallower one does
-    not prove either); for a deeper pass flag 0, nothing."""
-    stored_horizon = (score + 1) >> 2
-    if stored_horizon < horizon:
-        return 0, 0
-    return flag, score - 4 * stored_horizon
+# ------------------------------------------------------------------ the plug-in
+# ``tables``: (full, neighbours, boards, target, settings, sym_tables, perm, board_perm),
+# built by Board below.
 
 
 @njit(cache=True, inline="always")
-def _decode(data: U64, horizon: I64, remoteness: I64) -> tuple[I64, I64]:
-    """(bound flag, score) of an entry's data for a pass stopping at ``horizon`` cuts."""
-    flag = entry_flag(data)
-    score = entry_score(data)
-    if remoteness == 0 and score >= HORIZON_SCORES:
-        return _decode_horizon(flag, score, horizon)
-    return flag, score
+def playout_generate(state: np.ndarray, tables: Any, out: np.ndarray) -> I64:
+    full, neighbours, boards, target, settings, _, _, _ = tables
+    designated = np.int64(state[2]) - 1
+    return generate_moves(
+        state[0], state[1], designated, full, neighbours, boards, target, settings, out
+    )
 
 
 @njit(cache=True, inline="always")
-def _entry(tt: np.ndarray, k_lo: U64, k_hi: U64, tag: I64, ctl: np.ndarray) -> tuple[I64, I64]:
-    """(bound flag, score) of the key's entry for the current pass (flag 0: none)."""
-    flag, score = entry_of(tt, k_lo, k_hi, tag, ctl[C_BUCKET_MASK])
-    if flag == 0 or ctl[C_REMOTENESS] != 0 or score < HORIZON_SCORES:
-        return flag, score
-    return _decode_horizon(flag, score, ctl[C_HORIZON])
+def playout_final(state: np.ndarray, tables: Any) -> I64:
+    return -1  # normal play: the player with no cut loses
 
 
-#: The root's table key and symmetry (what a parent passes to :func:`search`): :func:`_key`
-#: compiled on its own for the Python side.
-root_key = compiled(_key.py_func)
+@njit(cache=True, inline="always")
+def playout_play(state: np.ndarray, code: I64, tables: Any, child: np.ndarray) -> None:
+    target = tables[3]
+    child[0], child[1] = _cut(state[0], state[1], code)
+    child[2] = np.uint64(target[code] + 1)
+    child[3] = np.uint64(1) - state[3]
 
 
-@compiled
-def search(
-    cut_lo: U64,
-    cut_hi: U64,
-    designated: I64,
-    alpha: I64,
-    beta: I64,
-    ply: I64,
-    k_lo: U64,
-    k_hi: U64,
-    tag: I64,
-    sym: I64,
-    full: np.ndarray,
-    neighbours: np.ndarray,
-    boards: np.ndarray,
-    target: np.ndarray,
-    sym_tables: np.ndarray,
-    perm: np.ndarray,
-    board_perm: np.ndarray,
-    ctl: np.ndarray,
-    frames: np.ndarray,
-    tt: np.ndarray,
+@njit(cache=True, inline="always")
+def playout_mover(state: np.ndarray, tables: Any) -> I64:
+    return np.int64(state[3])
+
+
+@njit(cache=True, inline="always")
+def playout_key(state: np.ndarray, tables: Any) -> tuple[U64, U64, I64, I64]:
+    """The cut cells and the designated mini-board, canonical under the shape's symmetries
+    for few cuts; the game is impartial, so the player to move is not part of the key."""
+    _, _, _, _, settings, sym_tables, _, board_perm = tables
+    return _key(state[0], state[1], np.int64(state[2]) - 1, sym_tables, board_perm, settings)
+
+
+@njit(cache=True, inline="always")
+def playout_child_key(
+    state: np.ndarray, code: I64, tables: Any, scratch: np.ndarray
+) -> tuple[U64, U64, I64, I64]:
+    """The key after cutting ``code``: the cut words and the cell's target, no play."""
+    _, _, _, target, settings, sym_tables, _, board_perm = tables
+    child_lo, child_hi = _cut(state[0], state[1], code)
+    return _key(child_lo, child_hi, target[code], sym_tables, board_perm, settings)
+
+
+@njit(cache=True, inline="always")
+def playout_order(
+    state: np.ndarray, tables: Any, moves: np.ndarray, start: I64, count: I64, keys: np.ndarray
 ) -> I64:
-    """Fail-soft negamax score of the position for the player to move (0 with
-    ``ctl[S_ABORTED]`` set when the node budget runs out: nothing is stored then).
+    """Mobility: the replies each cut leaves the opponent; a cut leaving none wins at once."""
+    full, neighbours, boards, target, settings, _, _, _ = tables
+    counting = moves[:0]  # an empty output: generate_moves only counts
+    for k in range(start, count):
+        m = moves[k]
+        child_lo, child_hi = _cut(state[0], state[1], m)
+        replies = generate_moves(
+            child_lo, child_hi, target[m], full, neighbours, boards, target, settings, counting
+        )
+        if replies == 0:
+            return k
+        keys[k] = replies
+    return -1
 
-    ``k_lo``, ``k_hi``, ``tag``, ``sym``: the position's table key and the symmetry giving
-    it, computed by the parent (:func:`root_key` at the root). In value mode a pass of the
-    iterative deepening stops at ``ctl[C_HORIZON]`` cuts: a position there scores 0,
-    "unknown" (Super Nonnect has no draw, so 0 is never a proven value)."""
-    ctl[S_NODES] += 1
-    if ctl[S_NODES] > ctl[S_NODE_LIMIT]:
-        ctl[S_ABORTED] = 1
-        return 0
-    if ply > ctl[S_MAX_PLY]:
-        ctl[S_MAX_PLY] = ply
-    remoteness = ctl[C_REMOTENESS]
-    horizon = ctl[C_HORIZON]
-    base = bucket_base(k_lo, k_hi, tag, ctl[C_BUCKET_MASK])
-    table_move: I64 = -1
-    for at in (base, base + SLOT_WORDS):
-        if holds(tt, at, k_lo, k_hi, tag):
-            ctl[S_HITS] += 1
-            data = tt[at + 2]
-            stored_flag, stored = _decode(data, horizon, remoteness)
-            if (
-                stored_flag == EXACT
-                or (stored_flag == LOWER and stored >= beta)
-                or (stored_flag == UPPER and stored <= alpha)
-            ):
-                return stored
-            table_move = np.int64(perm[1, sym, entry_move(data)])
-            break
-    if ply >= ctl[C_MAX_PLY]:
-        ctl[S_OVERFLOW] = 1
-        return 0
-    mobility = ctl[C_MOBILITY]
-    cuts = popcount(cut_lo) + popcount(cut_hi)
-    if cuts >= horizon:  # the pass stops here: unknown, unless the game is over
-        if mobility == 0 and (
-            generate_moves(
-                cut_lo, cut_hi, designated, full, neighbours, boards, target, ctl, frames[ply, :0]
-            )
-            == 0
-        ):
-            return -1  # (with mobility ordering the parent saw it had no reply)
-        return 0
-    moves = frames[ply, :MOVE_CODES]
-    count = generate_moves(cut_lo, cut_hi, designated, full, neighbours, boards, target, ctl, moves)
-    if count == 0:  # normal play: no legal cut loses
-        return -BIG if remoteness else -1
-    max_score = BIG - 1 if remoteness else 1
-    keys = F_KEYS
-    cached = F_CHILD_KEYS  # children's keys (lo, hi, tag, symmetry) by the move's index
-    empty_out = frames[ply, :0]
-    start = 0
-    if table_move >= 0:
-        for i in range(count):
-            if frames[ply, i] == table_move:
-                frames[ply, i] = frames[ply, 0]
-                frames[ply, 0] = table_move
-                start = 1
-                break
-    original_alpha = alpha
-    nodes_before = ctl[S_NODES]
-    best = -(BIG + 2)
-    best_move: I64 = -1
-    child_alpha = -toward_leaf(beta, remoteness)
-    etc_done = ctl[C_ETC] == 0
-    symmetry_cuts = ctl[C_SYMMETRY_CUTS]
-    i = 0
-    while i < count:
-        if i == start:  # order the moves after the table move (once: start is passed)
-            # every child's key first, kept for the visit, and its table bucket on its way
-            # while the replies below are counted (the buckets are far apart in memory)
-            for k in range(start, count):
-                m = frames[ply, k]
-                child_lo, child_hi = _cut(cut_lo, cut_hi, m)
-                if cuts + 1 <= symmetry_cuts:
-                    c_lo, c_hi, c_d, c_sym = canonical(
-                        child_lo, child_hi, target[m], sym_tables, board_perm, ctl[C_SYMMETRIES]
-                    )
-                else:
-                    c_lo, c_hi, c_d, c_sym = child_lo, child_hi, target[m], 0
-                frames[ply, cached + k] = np.int64(c_lo)
-                frames[ply, cached + MOVE_CODES + k] = np.int64(c_hi)
-                frames[ply, cached + 2 * MOVE_CODES + k] = c_d + 1
-                frames[ply, cached + 3 * MOVE_CODES + k] = c_sym
-                prefetch(tt, bucket_base(c_lo, c_hi, c_d + 1, ctl[C_BUCKET_MASK]))  # type: ignore[call-arg]
-            for k in range(start, count):
-                m = frames[ply, k]
-                key = -min(ctl[HISTORY + m], HISTORY_CAP)
-                if mobility != 0:
-                    child_lo, child_hi = _cut(cut_lo, cut_hi, m)
-                    replies = generate_moves(
-                        child_lo,
-                        child_hi,
-                        target[m],
-                        full,
-                        neighbours,
-                        boards,
-                        target,
-                        ctl,
-                        empty_out,
-                    )
-                    if replies == 0:  # a win nothing beats
-                        if ctl[C_HISTORY] != 0:
-                            credit(ctl, HISTORY + m, 1, HISTORY, MOVE_CODES, HISTORY_CAP)
-                        store(
-                            tt,
-                            base,
-                            k_lo,
-                            k_hi,
-                            tag,
-                            EXACT,
-                            max_score,
-                            np.int64(perm[0, sym, m]),
-                            ctl[S_NODES] - nodes_before + 1,
-                            ctl,
-                        )
-                        return max_score
-                    key += replies * (HISTORY_CAP + 1)
-                # the position in the list breaks ties: the order of a stable sort
-                frames[ply, keys + k] = key * MOVE_CODES + k
-        if i >= start:  # selection: a cut-off after a move or two leaves the rest unsorted
-            chosen = i
-            smallest = frames[ply, keys + i]
-            for k in range(i + 1, count):
-                if frames[ply, keys + k] < smallest:
-                    smallest = frames[ply, keys + k]
-                    chosen = k
-            m = frames[ply, chosen]
-            frames[ply, chosen] = frames[ply, i]
-            frames[ply, i] = m
-            frames[ply, keys + chosen] = frames[ply, keys + i]
-            frames[ply, keys + i] = smallest
-        m = frames[ply, i]
-        child_lo, child_hi = _cut(cut_lo, cut_hi, m)
-        if i >= start:
-            index = frames[ply, keys + i] & (MOVE_CODES - 1)
-            c_lo = np.uint64(frames[ply, cached + index])
-            c_hi = np.uint64(frames[ply, cached + MOVE_CODES + index])
-            c_tag = frames[ply, cached + 2 * MOVE_CODES + index]
-            c_sym = frames[ply, cached + 3 * MOVE_CODES + index]
-        else:
-            c_lo, c_hi, c_tag, c_sym = _key(
-                child_lo, child_hi, target[m], sym_tables, board_perm, ctl
-            )
-        i += 1
-        # a child settled by its entry costs no call (counted as the node it replaces)
-        child_beta = -toward_leaf(alpha, remoteness)
-        stored_flag, stored = _entry(tt, c_lo, c_hi, c_tag, ctl)
-        if ctl[S_NODES] < ctl[S_NODE_LIMIT] and (
-            stored_flag == EXACT
-            or (stored_flag == LOWER and stored >= child_beta)
-            or (stored_flag == UPPER and stored <= child_alpha)
-        ):
-            ctl[S_NODES] += 1
-            ctl[S_SETTLED] += 1
-            ctl[S_HITS] += 1
-            child_score = stored
-        else:
-            if i > start and not etc_done:
-                # enhanced transposition cut-off before the first search call among the
-                # ordered moves: a remaining child whose entry refutes it cuts this node off
-                # (one node, the visit it replaces); one whose entry says it cannot raise
-                # alpha goes last
-                etc_done = True
-                cutoff = False
-                for k in range(i, count):
-                    other = frames[ply, keys + k] & (MOVE_CODES - 1)
-                    o_flag, o_score = _entry(
-                        tt,
-                        np.uint64(frames[ply, cached + other]),
-                        np.uint64(frames[ply, cached + MOVE_CODES + other]),
-                        frames[ply, cached + 2 * MOVE_CODES + other],
-                        ctl,
-                    )
-                    if o_flag != 0 and o_flag != LOWER and o_score <= child_alpha:
-                        if ctl[S_NODES] >= ctl[S_NODE_LIMIT]:
-                            break
-                        ctl[S_NODES] += 1
-                        ctl[S_SETTLED] += 1
-                        ctl[S_ETC_CUTOFFS] += 1
-                        ctl[S_HITS] += 1
-                        best = toward_root(-o_score, remoteness)
-                        best_move = frames[ply, k]
-                        cutoff = True
-                        break
-                    if o_flag != 0 and o_flag != UPPER and o_score >= child_beta:
-                        frames[ply, keys + k] += REFUTED_LAST
-                if cutoff:
-                    break
-            child_score = search(
-                child_lo,
-                child_hi,
-                np.int64(target[m]),
-                child_alpha,
-                child_beta,
-                ply + 1,
-                c_lo,
-                c_hi,
-                c_tag,
-                c_sym,
-                full,
-                neighbours,
-                boards,
-                target,
-                sym_tables,
-                perm,
-                board_perm,
-                ctl,
-                frames,
-                tt,
-            )
-            if ctl[S_OVERFLOW] != 0 or ctl[S_ABORTED] != 0:
-                return 0
-        score = toward_root(-child_score, remoteness)
-        if score > best:
-            best = score
-            best_move = m
-            if best > alpha:
-                alpha = best
-                if best >= beta or best >= max_score:
-                    break
-    work = ctl[S_NODES] - nodes_before
-    if ctl[C_HISTORY] != 0 and (best >= beta or best >= max_score):  # a cut-off: history
-        credit(ctl, HISTORY + best_move, work, HISTORY, MOVE_CODES, HISTORY_CAP)
-    if best >= max_score:  # nothing can beat it: exact whatever the window
-        flag = EXACT
-    elif best >= beta:
-        flag = LOWER
-    elif best <= original_alpha:
-        flag = UPPER
-    else:
-        flag = EXACT
-    stored = best
-    if remoteness == 0 and best < max_score and (best > -1 or flag == LOWER):
-        stored = best + 4 * horizon  # short of a proof: holds up to this pass's horizon
-    store(tt, base, k_lo, k_hi, tag, flag, stored, np.int64(perm[0, sym, best_move]), work, ctl)
-    return best
+
+@njit(cache=True, inline="always")
+def playout_move_to_key(code: I64, symmetry: I64, tables: Any) -> I64:
+    return np.int64(tables[6][0, symmetry, code])
+
+
+@njit(cache=True, inline="always")
+def playout_move_from_key(code: I64, symmetry: I64, tables: Any) -> I64:
+    return np.int64(tables[6][1, symmetry, code])
 
 
 # --------------------------------------------------------------- proof-number search
@@ -681,6 +393,7 @@ def dfpn(
     target: np.ndarray,
     sym_tables: np.ndarray,
     board_perm: np.ndarray,
+    settings: np.ndarray,
     ctl: np.ndarray,
     move_buffer: np.ndarray,
     numbers: np.ndarray,
@@ -700,7 +413,7 @@ def dfpn(
         return 1, 1
     if ply > ctl[S_MAX_PLY]:
         ctl[S_MAX_PLY] = ply
-    k_lo, k_hi, tag, _ = _key(cut_lo, cut_hi, designated, sym_tables, board_perm, ctl)
+    k_lo, k_hi, tag, _ = _key(cut_lo, cut_hi, designated, sym_tables, board_perm, settings)
     base = table_base(tt, k_lo, k_hi, tag)
     ctl[S_PROBES] += 1
     pn, dn, found = probe(tt, base, k_lo, k_hi, tag)
@@ -708,11 +421,11 @@ def dfpn(
         ctl[S_HITS] += 1
         if pn >= proof_threshold or dn >= disproof_threshold:
             return pn, dn
-    if ply >= ctl[C_MAX_PLY]:
+    if ply >= move_buffer.shape[0] - 1:
         ctl[S_OVERFLOW] = 1
         return 1, 1
     count = generate_moves(
-        cut_lo, cut_hi, designated, full, neighbours, boards, target, ctl, move_buffer[ply]
+        cut_lo, cut_hi, designated, full, neighbours, boards, target, settings, move_buffer[ply]
     )
     if count == 0:  # normal play: no legal cut loses
         pn_store(tt, base, k_lo, k_hi, tag, PN_INFINITY, 0, 1, ctl)
@@ -723,11 +436,11 @@ def dfpn(
         m = np.int64(move_buffer[ply, i])
         child_lo, child_hi = _cut(cut_lo, cut_hi, m)
         child_d = np.int64(target[m])
-        c_lo, c_hi, c_tag, _ = _key(child_lo, child_hi, child_d, sym_tables, board_perm, ctl)
+        c_lo, c_hi, c_tag, _ = _key(child_lo, child_hi, child_d, sym_tables, board_perm, settings)
         cpn, cdn, cfound = probe(tt, table_base(tt, c_lo, c_hi, c_tag), c_lo, c_hi, c_tag)
         if not cfound:
             replies = generate_moves(
-                child_lo, child_hi, child_d, full, neighbours, boards, target, ctl, empty_out
+                child_lo, child_hi, child_d, full, neighbours, boards, target, settings, empty_out
             )
             cpn, cdn = leaf_numbers(replies, 0)
         if cdn == 0:  # the child is lost for its mover: this node is won
@@ -757,6 +470,7 @@ def dfpn(
             target,
             sym_tables,
             board_perm,
+            settings,
             ctl,
             move_buffer,
             numbers,
@@ -833,34 +547,15 @@ def ring_words(cell: int, adjacent: dict[int, set[int]]) -> list[int]:
     return [packed, *joined]
 
 
-class SuperNonnectKernel(CompiledKernel):
-    """Tables and search state for one Super Nonnect game (see the module docstring).
+class Board:
+    """One game's board in the compiled functions' terms: cells renumbered 0..N-1 (the
+    game's bit order), neighbour masks and rings, mini-boards, the symmetries, and the
+    plug-in's ``tables``. ``symmetry_cuts``: positions with at most this many cuts are keyed
+    by their canonical image (< 0: none)."""
 
-    ``symmetry_cuts``: positions with at most this many cuts are keyed by their canonical
-    image (default: DEFAULT_SYMMETRY_CUTS for alpha-beta, every position for df-pn); < 0
-    turns symmetry off. ``etc``: enhanced transposition cut-offs. ``deepening``: iterative
-    deepening in value mode (alpha-beta), off by default; ``history``: the history heuristic
-    breaks ties of the mobility ordering. See the module docstring.
-    """
-
-    def __init__(
-        self,
-        game: Game[Any, Any],
-        *,
-        remoteness: bool = False,
-        tt_entries: int = 1 << 22,
-        symmetry_cuts: int | None = None,
-        mobility_ordering: bool = True,
-        max_ply: int = DEFAULT_MAX_PLY,
-        method: str = "alphabeta",
-        etc: bool = True,
-        deepening: bool = False,
-        history: bool = True,
-    ) -> None:
+    def __init__(self, game: Game[Any, Any], symmetry_cuts: int) -> None:
         if game.name != "super-nonnect":
             raise ParameterError(f"the compiled Super Nonnect kernel cannot solve {game.name!r}")
-        check_method(method, remoteness)
-        self.method = method
         geometry = game.geometry  # type: ignore[attr-defined]
         game_cells = sorted(geometry.cells)
         if len(game_cells) > MAX_CELLS:
@@ -869,13 +564,11 @@ class SuperNonnectKernel(CompiledKernel):
                 f"got {len(game_cells)}"
             )
         self.game = game
-        self.remoteness = remoteness
-        self.max_ply = max_ply
         #: compact index <-> the game's cell bit
         self.game_cell = game_cells
         self.compact = {c: i for i, c in enumerate(game_cells)}
-        cells = len(game_cells)
-        self.full = self._words(sum(1 << i for i in range(cells)))
+        self.cells = len(game_cells)
+        self.full = self._words(sum(1 << i for i in range(self.cells)))
         self.neighbours = np.zeros((MOVE_CODES, NEIGHBOUR_WORDS), dtype=np.uint64)
         self.target = np.zeros(MOVE_CODES, dtype=np.int64)
         rings = ring_rows(
@@ -894,6 +587,7 @@ class SuperNonnectKernel(CompiledKernel):
         for m, mask in enumerate(geometry.board_masks):
             self.boards[m] = self._words(self.to_compact(mask))
         symmetries = geometry.symmetries
+        #: perm[0, s]: a compact cell's image under symmetry s; perm[1, s]: its inverse
         self.perm = np.zeros((2, len(symmetries), MOVE_CODES), dtype=np.int16)
         self.board_perm = np.zeros((len(symmetries), board_count), dtype=np.int64)
         compact_maps = []
@@ -905,32 +599,20 @@ class SuperNonnectKernel(CompiledKernel):
                 self.perm[1, s, image] = i
             self.board_perm[s] = board_map
         self.sym_tables = chunk_tables(tuple(compact_maps)).copy()
-        self.tt, self.capacity, bucket_mask = new_table(tt_entries)
-        self.ctl = np.zeros(CTL_LENGTH, dtype=np.int64)
-        self.ctl[C_CELLS] = cells
-        self.ctl[C_REVISED] = 1 if game.rule == "revised" else 0  # type: ignore[attr-defined]
-        self.ctl[C_REMOTENESS] = 1 if remoteness else 0
-        if symmetry_cuts is None:
-            symmetry_cuts = DEFAULT_SYMMETRY_CUTS if method == "alphabeta" else MAX_CELLS
-        self.ctl[C_SYMMETRY_CUTS] = symmetry_cuts
-        self.ctl[C_BUCKET_MASK] = bucket_mask
-        self.ctl[C_MAX_PLY] = max_ply
-        self.ctl[C_SYMMETRIES] = len(symmetries)
-        self.ctl[C_MOBILITY] = 1 if mobility_ordering else 0
-        self.ctl[C_BOARDS] = board_count
-        self.ctl[C_ETC] = 1 if etc else 0
-        self.ctl[C_HISTORY] = 1 if history else 0
-        self.ctl[C_HORIZON] = NO_HORIZON
-        #: iterative deepening in value mode (alpha-beta): see _search
-        self.deepening = deepening and not remoteness
-        self._pass_root: tuple[int, int, int] | None = None
-        self._pass_horizon = 0
-        alphabeta_plies = max_ply + 1 if method == "alphabeta" else 1
-        self.frames = np.zeros((alphabeta_plies, FRAME_WIDTH), dtype=np.int64)
-        #: df-pn: the move lists and children's (proof, disproof) numbers of the path
-        plies = max_ply + 1 if method == "dfpn" else 1
-        self.move_buffer = np.zeros((plies, MOVE_CODES), dtype=np.int16)
-        self.numbers = np.zeros((plies, 2, MOVE_CODES), dtype=np.int64)
+        self.settings = np.zeros(3, dtype=np.int64)
+        self.settings[R_REVISED] = 1 if game.rule == "revised" else 0  # type: ignore[attr-defined]
+        self.settings[R_SYMMETRY_CUTS] = symmetry_cuts
+        self.settings[R_SYMMETRIES] = len(symmetries)
+        self.tables = (
+            self.full,
+            self.neighbours,
+            self.boards,
+            self.target,
+            self.settings,
+            self.sym_tables,
+            self.perm,
+            self.board_perm,
+        )
 
     @staticmethod
     def _words(mask: int) -> np.ndarray:
@@ -939,10 +621,10 @@ class SuperNonnectKernel(CompiledKernel):
     def to_compact(self, mask: int) -> int:
         return sum(1 << self.compact[c] for c in self.game_cell if mask >> c & 1)
 
-    def check_position(self, position: Any) -> tuple[np.uint64, np.uint64, int]:
-        """The position as kernel arguments; :class:`PositionError` if it is not one."""
+    def encode(self, position: Any) -> np.ndarray:
+        """The plug-in's state of ``position``; :class:`PositionError` if it is not one."""
         try:
-            cut, designated, _ = position
+            cut, designated, player = position
         except (TypeError, ValueError):
             raise PositionError(
                 f"a Super Nonnect position is (cut, designated, player), got {position!r}"
@@ -951,103 +633,136 @@ class SuperNonnectKernel(CompiledKernel):
             raise PositionError(f"cut cells go beyond the board: {position!r}")
         if not isinstance(designated, int) or not -1 <= designated < len(self.boards):
             raise PositionError(f"no mini-board {designated!r} on this board")
-        words = self._words(self.to_compact(cut))
-        return words[0], words[1], designated
+        if player not in (0, 1):
+            raise PositionError(f"no player {player!r}: 0 or 1")
+        lo, hi = self._words(self.to_compact(cut))
+        return np.array([lo, hi, designated + 1, player], dtype=np.uint64)
 
-    def moves(self, position: Any) -> list[int]:
-        lo, hi, designated = self.check_position(position)
-        out = np.zeros(MOVE_CODES, dtype=np.int16)
-        count = generate_moves(
-            lo, hi, designated, self.full, self.neighbours, self.boards, self.target, self.ctl, out
+    def decode(self, state: np.ndarray) -> SuperNonnectPosition:
+        compact = int(state[0]) | int(state[1]) << 64
+        cut = sum(1 << c for i, c in enumerate(self.game_cell) if compact >> i & 1)
+        return SuperNonnectPosition(cut, int(state[2]) - 1, int(state[3]))
+
+    def rules(self) -> PlayoutRules:
+        """The plug-in on this board (docs/engine.md)."""
+        return plug_in(
+            sys.modules[__name__],
+            self.game,
+            words=4,
+            max_moves=MOVE_CODES,
+            alternating=True,
+            nrt=False,
+            tables=self.tables,
+            encode=self.encode,
+            decode=self.decode,
+            code_of=lambda position, move: self.compact[move],
+            move_of=lambda position, code: self.game_cell[code],
         )
-        return [self.game_cell[int(c)] for c in out[:count]]
+
+
+def playout_rules(game: Game[Any, Any]) -> PlayoutRules:
+    """Super Nonnect's plug-in (every shape up to 128 cells, both rules), symmetry keys for
+    positions with at most DEFAULT_SYMMETRY_CUTS cuts."""
+    return Board(game, DEFAULT_SYMMETRY_CUTS).rules()
+
+
+class SuperNonnectKernel(CompiledKernel):
+    """The engine (:class:`solvers.engine.EngineKernel`) on the Super Nonnect plug-in, with
+    the kernel's options (see the module docstring), or its df-pn (``method="dfpn"``) on the
+    same table and statistics.
+
+    ``symmetry_cuts``: positions with at most this many cuts are keyed by their canonical
+    image (default: DEFAULT_SYMMETRY_CUTS for alpha-beta, every position for df-pn); < 0
+    turns symmetry off. ``mobility_ordering``: the plug-in's ``order`` (replies left to the
+    opponent); ``etc``, ``history``: the engine's. ``deepening``: the engine's horizon
+    passes (value mode; one ply, that is one cut, deeper each pass), off by default and
+    ignored in remoteness mode.
+    """
+
+    def __init__(
+        self,
+        game: Game[Any, Any],
+        *,
+        remoteness: bool = False,
+        tt_entries: int = DEFAULT_TT_ENTRIES,
+        symmetry_cuts: int | None = None,
+        mobility_ordering: bool = True,
+        max_ply: int = DEFAULT_MAX_PLY,
+        method: str = "alphabeta",
+        etc: bool = True,
+        deepening: bool = False,
+        history: bool = True,
+    ) -> None:
+        check_method(method, remoteness)
+        if symmetry_cuts is None:
+            symmetry_cuts = DEFAULT_SYMMETRY_CUTS if method == "alphabeta" else MAX_CELLS
+        self.board = Board(game, symmetry_cuts)
+        self.method = method
+        self.engine = EngineKernel(
+            self.board.rules(),
+            remoteness=remoteness,
+            tt_entries=tt_entries,
+            max_ply=max_ply,
+            ordering=mobility_ordering,
+            history="depth" if history else "off",
+            etc=etc,
+            deepening=(1, 1, self.board.cells) if deepening and not remoteness else None,
+        )
+        self.game = game
+        self.remoteness = remoteness
+        self.max_ply = max_ply
+        self.ctl = self.engine.ctl
+        self.tt = self.engine.tt
+        self.capacity = self.engine.capacity
+        #: the symmetry tables the keys read (a test plants a wrong symmetry here)
+        self.board_perm = self.board.board_perm
+        #: df-pn: the move lists and children's (proof, disproof) numbers of the path
+        plies = max_ply + 1 if method == "dfpn" else 1
+        self.move_buffer = np.zeros((plies, MOVE_CODES), dtype=np.int16)
+        self.numbers = np.zeros((plies, 2, MOVE_CODES), dtype=np.int64)
+
+    def table_stats(self) -> dict[str, int]:
+        return self.engine.table_stats()
+
+    def check_position(self, position: Any) -> np.ndarray:
+        return self.board.encode(position)
+
+    def moves(self, position: Any) -> list[Any]:
+        return self.engine.moves(position)
 
     def _search(self, position: Any, alpha: int, beta: int) -> int:
-        lo, hi, designated = self.check_position(position)
-        if self.method == "dfpn":  # a proof or a disproof is the exact value
-            pn, _ = dfpn(
-                lo,
-                hi,
-                designated,
-                PN_INFINITY,
-                PN_INFINITY,
-                0,
-                self.full,
-                self.neighbours,
-                self.boards,
-                self.target,
-                self.sym_tables,
-                self.board_perm,
-                self.ctl,
-                self.move_buffer,
-                self.numbers,
-                self.tt,
-            )
-            return 1 if pn == 0 else -1
-        k_lo, k_hi, tag, sym = root_key(
-            lo, hi, designated, self.sym_tables, self.board_perm, self.ctl
+        if self.method != "dfpn":
+            return self.engine._search(position, alpha, beta)
+        state = self.board.encode(position)
+        board = self.board
+        pn, _ = dfpn(  # a proof or a disproof is the exact value
+            state[0],
+            state[1],
+            np.int64(state[2]) - 1,
+            PN_INFINITY,
+            PN_INFINITY,
+            0,
+            board.full,
+            board.neighbours,
+            board.boards,
+            board.target,
+            board.sym_tables,
+            board.board_perm,
+            board.settings,
+            self.ctl,
+            self.move_buffer,
+            self.numbers,
+            self.tt,
         )
-        root = (int(lo), int(hi), int(designated))
-        if not self.deepening:
-            return self._pass(lo, hi, designated, alpha, beta, k_lo, k_hi, tag, sym)
-        # iterative deepening: passes stopping at one cut more each time, until one proves
-        # the value (a pass that ran out of budget resumes at its horizon)
-        cells = int(self.ctl[C_CELLS])
-        if root != self._pass_root:
-            self._pass_root = root
-            self._pass_horizon = root[0].bit_count() + root[1].bit_count() + 1
-        while True:
-            horizon = self._pass_horizon
-            self.ctl[C_HORIZON] = horizon if horizon < cells else NO_HORIZON
-            value = self._pass(lo, hi, designated, alpha, beta, k_lo, k_hi, tag, sym)
-            if self.ctl[S_ABORTED] or self.ctl[S_OVERFLOW] or value != 0 or horizon >= cells:
-                return value
-            self._pass_horizon = horizon + 1
-
-    def _pass(
-        self,
-        lo: np.uint64,
-        hi: np.uint64,
-        designated: int,
-        alpha: int,
-        beta: int,
-        k_lo: np.uint64,
-        k_hi: np.uint64,
-        tag: int,
-        sym: int,
-    ) -> int:
-        """One compiled alpha-beta search from the root (one pass when deepening)."""
-        return int(
-            search(
-                lo,
-                hi,
-                designated,
-                alpha,
-                beta,
-                0,
-                np.uint64(k_lo),
-                np.uint64(k_hi),
-                tag,
-                sym,
-                self.full,
-                self.neighbours,
-                self.boards,
-                self.target,
-                self.sym_tables,
-                self.perm,
-                self.board_perm,
-                self.ctl,
-                self.frames,
-                self.tt,
-            )
-        )
+        return 1 if pn == 0 else -1
 
 
 _COMPILE_SECONDS: float | None = None
 
 
 def warm_up() -> float:
-    """Compile (or load from numba's disk cache) the kernel once per process; seconds taken."""
+    """Compile (or load from numba's disk cache) the engine on this plug-in and the df-pn
+    once per process; seconds taken."""
     global _COMPILE_SECONDS
     if _COMPILE_SECONDS is None:
         from cgt.games.super_nonnect import SuperNonnect
@@ -1068,7 +783,7 @@ def solve_super_nonnect(
     position: Any = None,
     *,
     remoteness: bool = False,
-    tt_entries: int = 1 << 22,
+    tt_entries: int = DEFAULT_TT_ENTRIES,
     symmetry: bool = True,
     principal_variation: bool = True,
     move_values: bool = True,
@@ -1105,85 +820,6 @@ def solve_super_nonnect(
     )
     result.extra["method"] = method
     return result
-
-
-# ------------------------------------------------------------------ playout plug-in
-# The compiled playout interface of solvers.playout (read its docstring): a state is the cut
-# cells (two words, compact numbering), the designated mini-board + 1 (0: the free first
-# cut) and the player to move; a move code is the compact cell.
-
-
-@njit(cache=True)
-def playout_generate(state: np.ndarray, tables: Any, out: np.ndarray) -> I64:
-    full, neighbours, boards, target, ctl, _ = tables
-    designated = np.int64(state[2]) - 1
-    return generate_moves(
-        state[0], state[1], designated, full, neighbours, boards, target, ctl, out
-    )
-
-
-@njit(cache=True)
-def playout_final(state: np.ndarray, tables: Any) -> I64:
-    return -1  # normal play: the player with no cut loses
-
-
-@njit(cache=True)
-def playout_play(state: np.ndarray, code: I64, tables: Any, child: np.ndarray) -> None:
-    target = tables[3]
-    child[:] = state
-    child[code >> 6] |= _U1 << np.uint64(code & 63)
-    child[2] = np.uint64(target[code] + 1)
-    child[3] = np.uint64(1) - state[3]
-
-
-@njit(cache=True)
-def playout_mover(state: np.ndarray, tables: Any) -> I64:
-    return np.int64(state[3])
-
-
-@njit(cache=True, inline="always")
-def playout_key(state: np.ndarray, tables: Any) -> tuple[U64, U64, I64, I64]:
-    """The cut cells and the designated mini-board: the game is impartial, so the player
-    to move is not part of the key."""
-    return state[0], state[1], np.int64(state[2]), np.int64(0)
-
-
-def playout_rules(game: Game[Any, Any]) -> PlayoutRules:
-    """Super Nonnect's playout interface (every shape up to 128 cells, both rules) on the
-    search's move generator."""
-    from cgt.games.super_nonnect import SuperNonnectPosition
-
-    kernel = SuperNonnectKernel(game, tt_entries=64, max_ply=1)
-    tables = (
-        kernel.full,
-        kernel.neighbours,
-        kernel.boards,
-        kernel.target,
-        kernel.ctl,
-        np.zeros(0, dtype=np.int64),
-    )
-
-    def encode(position: Any) -> np.ndarray:
-        lo, hi, designated = kernel.check_position(position)
-        return np.array([lo, hi, designated + 1, position[2]], dtype=np.uint64)
-
-    def decode(state: np.ndarray) -> Any:
-        compact = int(state[0]) | int(state[1]) << 64
-        cut = sum(1 << c for i, c in enumerate(kernel.game_cell) if compact >> i & 1)
-        return SuperNonnectPosition(cut, int(state[2]) - 1, int(state[3]))
-
-    return plug_in(
-        sys.modules[__name__],
-        game,
-        words=4,
-        max_moves=MOVE_CODES,
-        alternating=True,
-        tables=tables,
-        encode=encode,
-        decode=decode,
-        code_of=lambda position, move: kernel.compact[move],
-        move_of=lambda position, code: kernel.game_cell[code],
-    )
 
 
 PLUGIN = KernelPlugin(
