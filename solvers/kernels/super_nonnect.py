@@ -40,8 +40,8 @@ cell. The engine's hooks:
 
 Every cut removes a cell, so games end and every stored result is a function of the
 position alone. :class:`SuperNonnectKernel` is the engine on this plug-in with the kernel's
-options; ``method="dfpn"`` runs :func:`dfpn`, the proof-number search, on the same rules and
-table. Alpha-beta resolves its first choice at every OR node completely, a long proof when
+options; ``method="dfpn"`` runs the engine's proof-number search (:mod:`solvers.engine_dfpn`,
+with weak proof numbers: the same cuts in any order meet again) on the same rules and table. Alpha-beta resolves its first choice at every OR node completely, a long proof when
 that choice loses, while df-pn moves to the sibling whose proof looks cheapest: on 3x3
 revised df-pn proves what alpha-beta leaves open (the benchmark's diagnosis).
 """
@@ -68,29 +68,12 @@ from solvers.kernel_table import (
     _U1,
     _U255,
     I64,
-    S_ABORTED,
-    S_HITS,
-    S_MAX_PLY,
-    S_NODE_LIMIT,
-    S_NODES,
-    S_OVERFLOW,
-    S_PROBES,
     U64,
     compiled,
     popcount,
 )
 from solvers.kernels.plugin import KernelPlugin
 from solvers.playout import PlayoutRules, plug_in
-from solvers.proof_numbers import (
-    PN_INFINITY,
-    check_method,
-    child_thresholds,
-    leaf_numbers,
-    probe,
-    summarize,
-    table_base,
-)
-from solvers.proof_numbers import store as pn_store
 from solvers.result import SolveResult
 
 #: Most cells a board may have (two 64-bit words).
@@ -373,117 +356,6 @@ def playout_move_from_key(code: I64, symmetry: I64, tables: Any) -> I64:
     return np.int64(tables[6][1, symmetry, code])
 
 
-# --------------------------------------------------------------- proof-number search
-#: Weak proof numbers (max, not sum) at the opponent's nodes? Yes: the same cuts in any
-#: order meet again, which the sum over-counts (solvers.proof_numbers).
-DFPN_WEAK = True
-
-
-@compiled
-def dfpn(
-    cut_lo: U64,
-    cut_hi: U64,
-    designated: I64,
-    proof_threshold: I64,
-    disproof_threshold: I64,
-    ply: I64,
-    full: np.ndarray,
-    neighbours: np.ndarray,
-    boards: np.ndarray,
-    target: np.ndarray,
-    sym_tables: np.ndarray,
-    board_perm: np.ndarray,
-    settings: np.ndarray,
-    ctl: np.ndarray,
-    move_buffer: np.ndarray,
-    numbers: np.ndarray,
-    tt: np.ndarray,
-) -> tuple[I64, I64]:
-    """Depth-first proof-number search (solvers.proof_numbers) of "the player to
-    move wins" within the thresholds: (proof number, disproof number), (0, INF) proved,
-    (INF, 0) disproved. Every cut removes a cell, so the game is acyclic, and normal play
-    has no draw: df-pn decides every position, and its table needs no path information.
-
-    Every child's entry is probed or its replies counted before any descent (enhanced
-    transposition cutoff: a child lost for its mover proves the node); a new child starts
-    at (1, replies)."""
-    ctl[S_NODES] += 1
-    if ctl[S_NODES] > ctl[S_NODE_LIMIT]:
-        ctl[S_ABORTED] = 1
-        return 1, 1
-    if ply > ctl[S_MAX_PLY]:
-        ctl[S_MAX_PLY] = ply
-    k_lo, k_hi, tag, _ = _key(cut_lo, cut_hi, designated, sym_tables, board_perm, settings)
-    base = table_base(tt, k_lo, k_hi, tag)
-    ctl[S_PROBES] += 1
-    pn, dn, found = probe(tt, base, k_lo, k_hi, tag)
-    if found:
-        ctl[S_HITS] += 1
-        if pn >= proof_threshold or dn >= disproof_threshold:
-            return pn, dn
-    if ply >= move_buffer.shape[0] - 1:
-        ctl[S_OVERFLOW] = 1
-        return 1, 1
-    count = generate_moves(
-        cut_lo, cut_hi, designated, full, neighbours, boards, target, settings, move_buffer[ply]
-    )
-    if count == 0:  # normal play: no legal cut loses
-        pn_store(tt, base, k_lo, k_hi, tag, PN_INFINITY, 0, 1, ctl)
-        return PN_INFINITY, 0
-    nodes_before = ctl[S_NODES]
-    empty_out = move_buffer[ply, :0]
-    for i in range(count):  # every child's numbers before any descent (ETC)
-        m = np.int64(move_buffer[ply, i])
-        child_lo, child_hi = _cut(cut_lo, cut_hi, m)
-        child_d = np.int64(target[m])
-        c_lo, c_hi, c_tag, _ = _key(child_lo, child_hi, child_d, sym_tables, board_perm, settings)
-        cpn, cdn, cfound = probe(tt, table_base(tt, c_lo, c_hi, c_tag), c_lo, c_hi, c_tag)
-        if not cfound:
-            replies = generate_moves(
-                child_lo, child_hi, child_d, full, neighbours, boards, target, settings, empty_out
-            )
-            cpn, cdn = leaf_numbers(replies, 0)
-        if cdn == 0:  # the child is lost for its mover: this node is won
-            pn_store(tt, base, k_lo, k_hi, tag, 0, PN_INFINITY, 1, ctl)
-            return 0, PN_INFINITY
-        numbers[ply, 0, i] = cpn
-        numbers[ply, 1, i] = cdn
-    while True:
-        pn, dn, best, second = summarize(numbers, ply, count, DFPN_WEAK)
-        if pn >= proof_threshold or dn >= disproof_threshold:
-            break
-        child_proof, child_disproof = child_thresholds(
-            proof_threshold, disproof_threshold, dn, numbers[ply, 0, best], second
-        )
-        m = np.int64(move_buffer[ply, best])
-        child_lo, child_hi = _cut(cut_lo, cut_hi, m)
-        cpn, cdn = dfpn(
-            child_lo,
-            child_hi,
-            np.int64(target[m]),
-            child_proof,
-            child_disproof,
-            ply + 1,
-            full,
-            neighbours,
-            boards,
-            target,
-            sym_tables,
-            board_perm,
-            settings,
-            ctl,
-            move_buffer,
-            numbers,
-            tt,
-        )
-        if ctl[S_OVERFLOW] != 0 or ctl[S_ABORTED] != 0:
-            return 1, 1
-        numbers[ply, 0, best] = cpn
-        numbers[ply, 1, best] = cdn
-    pn_store(tt, base, k_lo, k_hi, tag, pn, dn, ctl[S_NODES] - nodes_before, ctl)
-    return pn, dn
-
-
 # --------------------------------------------------------------------- Python side
 @functools.cache
 def chunk_tables(compact_maps: tuple[tuple[int, ...], ...]) -> np.ndarray:
@@ -693,7 +565,6 @@ class SuperNonnectKernel(CompiledKernel):
         deepening: bool = False,
         history: bool = True,
     ) -> None:
-        check_method(method, remoteness)
         if symmetry_cuts is None:
             symmetry_cuts = DEFAULT_SYMMETRY_CUTS if method == "alphabeta" else MAX_CELLS
         self.board = Board(game, symmetry_cuts)
@@ -707,6 +578,9 @@ class SuperNonnectKernel(CompiledKernel):
             history="depth" if history else "off",
             etc=etc,
             deepening=(1, 1, self.board.cells) if deepening and not remoteness else None,
+            method=method,
+            # the same cuts in any order meet again, which summed proof numbers over-count
+            weak=True,
         )
         self.game = game
         self.remoteness = remoteness
@@ -716,10 +590,6 @@ class SuperNonnectKernel(CompiledKernel):
         self.capacity = self.engine.capacity
         #: the symmetry tables the keys read (a test plants a wrong symmetry here)
         self.board_perm = self.board.board_perm
-        #: df-pn: the move lists and children's (proof, disproof) numbers of the path
-        plies = max_ply + 1 if method == "dfpn" else 1
-        self.move_buffer = np.zeros((plies, MOVE_CODES), dtype=np.int16)
-        self.numbers = np.zeros((plies, 2, MOVE_CODES), dtype=np.int64)
 
     def table_stats(self) -> dict[str, int]:
         return self.engine.table_stats()
@@ -731,30 +601,7 @@ class SuperNonnectKernel(CompiledKernel):
         return self.engine.moves(position)
 
     def _search(self, position: Any, alpha: int, beta: int) -> int:
-        if self.method != "dfpn":
-            return self.engine._search(position, alpha, beta)
-        state = self.board.encode(position)
-        board = self.board
-        pn, _ = dfpn(  # a proof or a disproof is the exact value
-            state[0],
-            state[1],
-            np.int64(state[2]) - 1,
-            PN_INFINITY,
-            PN_INFINITY,
-            0,
-            board.full,
-            board.neighbours,
-            board.boards,
-            board.target,
-            board.sym_tables,
-            board.board_perm,
-            board.settings,
-            self.ctl,
-            self.move_buffer,
-            self.numbers,
-            self.tt,
-        )
-        return 1 if pn == 0 else -1
+        return self.engine._search(position, alpha, beta)
 
 
 _COMPILE_SECONDS: float | None = None
