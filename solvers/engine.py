@@ -287,6 +287,11 @@ class EngineKernel(CompiledKernel):
         root = self.rules.encode(position)
         if self.method == "dfpn":
             return self._proof_value(root)
+        if not self.remoteness:
+            # scores are -1, 0 and 1: a window no wider than (-1, 1) loses nothing (a -1 at
+            # or below it, a 1 at or above it, is exact) and lets a child's entry of -1 cut
+            # its parent off by ETC, which the full window never does
+            alpha, beta = max(alpha, -1), min(beta, 1)
         passes = self.horizons()
         if self._pass is not None and self._pass[0] == root.tobytes():
             passes = [h for h in passes if h == 0 or h >= self._pass[1]]
