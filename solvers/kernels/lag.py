@@ -17,8 +17,12 @@ The rules as the kernel states them (the decisions are the readable module's):
   directions always, the two along the row (E, W) only if the mover's objects after the move
   are fewer than ``k``. Destinations come from a table ``dest[side, cell, slot, k]`` (-1: off
   the board); a destination holding an own piece is illegal, one holding an opponent piece is
-  a capture. A piece can only *merge* if its target touches another own piece (otherwise it
-  lands isolated and the count cannot drop), so the flood fill after a move runs only then.
+  a capture. Whether a move *merges* (lowers the mover's objects) is decided without
+  counting the pieces after it (:func:`objects_after`): the source's group becomes the
+  groups its other pieces fall into (one unless the source was a cut point, seen from the
+  runs of own pieces around it), and the target joins into one the groups next to it; so
+  only a lone piece touching any own piece, or a piece touching another group than its
+  own, can merge, and only the groups near the source and the target are flooded.
 * Far-row goals: a player meets the goal when one of their pieces is on their far row (and,
   for ``far-row-one-object``, they have exactly one object). The player who has just moved
   (the one not to move) wins if they meet it: a loss for the player to move, with no move.
@@ -290,24 +294,71 @@ def _bit_index(low: U64) -> I64:
     return np.int64(trailing_zeros(low))  # type: ignore[call-arg]
 
 
+@njit(cache=True, inline="always")
+def _component(seed: U64, mask: U64, nbr: np.ndarray) -> U64:
+    """The cells of ``mask`` connected to the cell ``seed`` (one bit of ``mask``) within
+    ``mask``: a flood fill on bits."""
+    group = seed
+    frontier = seed
+    while frontier != _U0:
+        grown = _U0
+        while frontier != _U0:
+            low = _low_bit(frontier)
+            grown |= nbr[_bit_index(low)]
+            frontier ^= low
+        frontier = grown & mask & ~group
+        group |= frontier
+    return group
+
+
 @compiled
 def count_objects(mask: U64, nbr: np.ndarray) -> I64:
     """Number of maximal connected groups of the cells of ``mask`` (flood fill on bits)."""
     count = 0
     while mask != _U0:
-        group = _low_bit(mask)
-        frontier = group
-        while frontier != _U0:
-            grown = _U0
-            while frontier != _U0:
-                low = _low_bit(frontier)
-                grown |= nbr[_bit_index(low)]
-                frontier ^= low
-            frontier = grown & mask & ~group
-            group |= frontier
-        mask &= ~group
+        mask &= ~_component(_low_bit(mask), mask, nbr)
         count += 1
     return count
+
+
+@njit(cache=True, inline="always")
+def _ring_bit(mask: U64, cell: I64, at: I64) -> U64:
+    """1 if the neighbour ``cell`` (-1: off the board) holds a cell of ``mask``, shifted to
+    bit ``at`` of a ring pattern."""
+    if cell < 0:
+        return _U0
+    return ((mask >> np.uint64(cell)) & _U1) << np.uint64(at)
+
+
+@njit(cache=True, inline="always")
+def _arcs(mask: U64, cell: I64, dest: np.ndarray) -> I64:
+    """Runs of cells of ``mask`` around ``cell`` (its six neighbours in cyclic order, each
+    next to the one before): cells of one run are connected through each other, so this
+    bounds the groups of ``mask`` that touch ``cell`` from above. The neighbours come from
+    the one-step destinations, E NE NW W (White's slots 2 0 1 3) and SW SE (Black's 0 1)."""
+    pattern = (
+        _ring_bit(mask, dest[0, cell, 2, 1], 0)
+        | _ring_bit(mask, dest[0, cell, 0, 1], 1)
+        | _ring_bit(mask, dest[0, cell, 1, 1], 2)
+        | _ring_bit(mask, dest[0, cell, 3, 1], 3)
+        | _ring_bit(mask, dest[1, cell, 0, 1], 4)
+        | _ring_bit(mask, dest[1, cell, 1, 1], 5)
+    )
+    if pattern == np.uint64(63):
+        return 1
+    rotated = ((pattern << _U1) | (pattern >> np.uint64(5))) & np.uint64(63)
+    return popcount(pattern & ~rotated)  # the cells that start a run
+
+
+@njit(cache=True, inline="always")
+def _groups_touching(mask: U64, cell: I64, enough: I64, nbr: np.ndarray) -> I64:
+    """Groups of ``mask`` next to ``cell``, counted up to ``enough`` (a flood fill each)."""
+    near = mask & nbr[cell]
+    found = 0
+    while near != _U0 and found < enough:
+        near &= ~_component(_low_bit(near), mask, nbr)
+        found += 1
+    return found
 
 
 @njit(cache=True, inline="always")
@@ -316,6 +367,59 @@ def _mirror(mask: U64, mirror_tables: np.ndarray, chunks: I64) -> U64:
     for c in range(chunks):
         out |= mirror_tables[c, (mask >> np.uint64(8 * c)) & _U255]
     return out
+
+
+@njit(cache=True, inline="always")
+def _parts(own: U64, source: I64, left: U64, dest: np.ndarray, nbr: np.ndarray) -> I64:
+    """The groups that ``left``, the rest of the source's group without it, falls into:
+    one unless the source was a cut point, which needs more than one run of own pieces
+    around it."""
+    if _arcs(own, source, dest) <= 1:
+        return 1
+    return count_objects(left, nbr)
+
+
+@njit(cache=True, inline="always")
+def _objects_after(
+    left: U64,
+    others: U64,
+    parts: I64,
+    target: I64,
+    k: I64,
+    dest: np.ndarray,
+    nbr: np.ndarray,
+    exact: bool,
+) -> I64:
+    """The mover's objects after a piece moves to ``target``: of its ``k`` objects the
+    source's group becomes ``parts`` groups (``left``, none for a lone piece), and the
+    target joins into one the groups next to it, of ``left`` and of the ``others``.
+    Not ``exact``: right only as far as it says whether the count is below ``k`` (the
+    other groups are counted only until they outnumber the parts the target misses)."""
+    near = nbr[target]
+    if parts <= 1:
+        joined = 1 if left & near != _U0 else 0
+    else:
+        joined = _groups_touching(left, target, parts, nbr)
+    if others & near != _U0:
+        enough = MAX_CELLS if exact else parts - joined + 1
+        if enough == 1 or _arcs(others, target, dest) == 1:
+            joined += 1
+        else:
+            joined += _groups_touching(others, target, enough, nbr)
+    return k - 1 + parts + 1 - joined
+
+
+@compiled
+def objects_after(own: U64, source: I64, target: I64, dest: np.ndarray, nbr: np.ndarray) -> I64:
+    """Objects of ``own`` after its piece on ``source`` moves to the free or opponent's cell
+    ``target``: the count by which :func:`generate_moves` decides merges, from the source's
+    group and the target's neighbours rather than a flood fill of every piece."""
+    low = _U1 << np.uint64(source)
+    group = _component(low, own, nbr)
+    left = group ^ low
+    parts = _parts(own, source, left, dest, nbr) if left != _U0 else 0
+    k = count_objects(own, nbr)
+    return _objects_after(left, own ^ group, parts, target, k, dest, nbr, True)
 
 
 # ------------------------------------------------------------------------- the rules
@@ -366,12 +470,17 @@ def generate_moves(
     count = 0
     if k == 0:
         return 0
+    group = _U0  # the source's group, kept while the sources stay in it
     mask = own
     while mask != _U0:
         low = _low_bit(mask)
         mask ^= low
         source = _bit_index(low)
-        rest = own ^ low
+        if group & low == _U0:
+            group = _component(low, own, nbr)
+        left = group ^ low  # what the source leaves of its group
+        others = own ^ group
+        parts = 0  # the groups ``left`` falls into, found at the first landing that asks
         for slot in range(4):
             target = dest[side, source, slot, k]
             if target < 0:
@@ -380,8 +489,11 @@ def generate_moves(
             if own & target_bit != _U0:
                 continue  # may not land on an own piece
             merges = False
-            if rest & nbr[target] != _U0:  # only a landing next to own pieces can merge
-                merges = count_objects(rest | target_bit, nbr) < k
+            # a piece of a larger group merges only by touching another group
+            if left == _U0 or others & nbr[target] != _U0:
+                if left != _U0 and parts == 0:
+                    parts = _parts(own, source, left, dest, nbr)
+                merges = _objects_after(left, others, parts, target, k, dest, nbr, False) < k
             if slot >= 2 and not merges:
                 continue  # sideways only if it reduces the mover's objects
             key = np.int64(0)
