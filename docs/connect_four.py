@@ -203,6 +203,7 @@ def playout_rules(game: Game[Any, Any]) -> Any:
     return PlayoutRules(
         game=game,
         words=3,
+        alternating=True,
         max_moves=game.cols,
         tables=np.array([game.rows, game.cols, game.connect], dtype=np.int64),
         final=c4_final,

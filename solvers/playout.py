@@ -85,6 +85,29 @@ class PlayoutRules:
     #: False for :func:`protocol_rules` (run the search uncompiled)
     compiled: bool = True
     extra: dict[str, Any] = field(default_factory=dict)
+    # The engine's optional hooks (docs/engine.md; None: solvers.engine_defaults)
+    #: ``key(state, tables) -> (word 0, word 1, tag < 32, symmetry)``: the table key
+    key: Callable[..., Any] | None = None
+    #: ``child_key(state, code, tables, scratch)``: the key of a child, without playing it
+    child_key: Callable[..., Any] | None = None
+    #: ``order(state, tables, moves, start, count, keys) -> int``: ordering hints, and the
+    #: index of a move that wins at once or -1
+    order: Callable[..., int] | None = None
+    #: a move code into the frame of a key of symmetry ``s``, and back
+    move_to_key: Callable[..., int] | None = None
+    move_from_key: Callable[..., int] | None = None
+    #: move codes are below this (history counts); 0: ``max_moves``
+    move_codes: int = 0
+    #: True when every move hands the turn to the other player
+    alternating: bool = False
+    #: the first words of a state that name the position (the rest kept for speed, such as
+    #: counts updated move by move); 0: every word
+    identity_words: int = 0
+
+    def hooks(self) -> dict[str, Any]:
+        """The compiled functions the engine is specialised for, by hook name."""
+        names = ("generate", "final", "play", "mover", "key", "child_key", "order")
+        return {name: getattr(self, name) for name in (*names, "move_to_key", "move_from_key")}
 
 
 # ----------------------------------------------------------------------- random numbers
@@ -445,14 +468,21 @@ def protocol_rules(game: Game[Any, Any]) -> PlayoutRules:
 # ------------------------------------------------------------- helpers for plug-ins
 def plug_in(module: ModuleType, game: Game[Any, Any], **fields: Any) -> PlayoutRules:
     """The :class:`PlayoutRules` of a kernel module that defines the four compiled functions
-    as ``playout_final``, ``playout_generate``, ``playout_play`` and ``playout_mover``; the
-    other fields by keyword."""
+    as ``playout_final``, ``playout_generate``, ``playout_play`` and ``playout_mover`` (and
+    the engine's optional hooks as ``playout_key``, ``playout_order``, ...); the other fields
+    by keyword."""
+    hooks = {
+        name: getattr(module, f"playout_{name}")
+        for name in ("key", "child_key", "order", "move_to_key", "move_from_key")
+        if hasattr(module, f"playout_{name}")
+    }
     return PlayoutRules(
         game=game,
         final=module.playout_final,
         generate=module.playout_generate,
         play=module.playout_play,
         mover=module.playout_mover,
+        **hooks,
         **fields,
     )
 

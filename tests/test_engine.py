@@ -17,7 +17,6 @@ from typing import Any
 import numpy as np
 import pytest
 
-from cgt.errors import ParameterError
 from cgt.protocol import Outcome
 from cgt.registry import load_game
 from solvers.engine import EngineKernel, solve_with_engine
@@ -33,28 +32,20 @@ CONNECT_FOUR = ROOT / "docs" / "connect_four.py"
 @pytest.fixture(autouse=True, scope="module")
 def _only_this_module_sees_connect_four() -> Any:
     """Connect Four registers its game and plug-in when loaded; other test modules list the
-    registered games and plug-ins, so both registries are put back after this module."""
+    registered games and plug-ins, so what this module added is taken out afterwards (only
+    that: a built-in game imported meanwhile registered itself once and for all)."""
     from cgt import registry
     from solvers import kernels
 
-    saved = (
-        dict(registry._REGISTRY),
-        list(kernels.PLUGINS),
-        dict(kernels.KERNELS),
-        dict(kernels.KERNEL_CLASSES),
-        dict(kernels.PLAYOUTS),
-    )
+    games_before = set(registry._REGISTRY) | set(registry.BUILTIN_GAMES)
+    plugins_before = list(kernels.PLUGINS)
     yield
-    for current, before in zip(
-        (registry._REGISTRY, kernels.PLUGINS, kernels.KERNELS, kernels.KERNEL_CLASSES,
-         kernels.PLAYOUTS),
-        saved,
-    ):  # fmt: skip
-        if isinstance(current, list):
-            current[:] = before
-        else:
-            current.clear()
-            current.update(before)
+    for name in set(registry._REGISTRY) - games_before:
+        del registry._REGISTRY[name]
+    for plugin in [p for p in kernels.PLUGINS if p not in plugins_before]:
+        kernels.PLUGINS.remove(plugin)
+        for index in (kernels.KERNELS, kernels.KERNEL_CLASSES, kernels.PLAYOUTS):
+            index.pop(plugin.game, None)
     sys.modules.pop("cgt_plugin_connect_four", None)
 
 
@@ -159,10 +150,43 @@ def test_a_broken_plug_in_gives_a_value_retrograde_refutes() -> None:
     assert broken != expected
 
 
-def test_the_engine_refuses_a_game_whose_positions_repeat() -> None:
-    game = load_game("entropy")  # pieces come and go, so positions repeat
-    with pytest.raises(ParameterError, match="cannot repeat"):
-        EngineKernel(PLAYOUTS["entropy"](game))
+CYCLIC_BOARDS = [
+    ("control", {"size": 2, "control": "sight"}),
+    ("control", {"size": 2, "control": "sight", "opening": "free"}),
+    ("entropy", {"width": 4, "height": 3, "setup": "SS../.O../...O S"}),
+]
+
+
+@pytest.mark.parametrize(("name", "params"), CYCLIC_BOARDS)
+def test_on_games_whose_positions_repeat_the_engine_equals_retrograde(
+    name: str, params: dict[str, Any]
+) -> None:
+    """Positions repeat under Control's sight rule and in Entropy: a repetition on the path
+    scores a draw and what depended on one is never stored, so every root value is exact,
+    along a random line as well as at the start."""
+    import random
+
+    rules = _rules(name, params)
+    game = rules.game
+    assert not game.acyclic
+    position = game.initial_position()
+    solution = retrograde(game, position)
+    for remoteness in (False, True):
+        result = solve_with_engine(rules, remoteness=remoteness)
+        expected = solution.result(position)
+        assert (result.outcome, result.remoteness) == (
+            expected.outcome,
+            expected.remoteness if remoteness else None,
+        )
+        assert [(m.name, m.outcome) for m in result.moves] == [
+            (m.name, m.outcome) for m in expected.moves
+        ]
+    kernel = EngineKernel(rules, remoteness=True, tt_entries=1 << 12)
+    chooser = random.Random(5)
+    while game.result(position) is None and game.moves(position):
+        expected = solution.result(position)
+        assert kernel.value(position) == (expected.outcome, expected.remoteness)
+        position = game.play(position, chooser.choice(list(game.moves(position))))
 
 
 def test_a_game_from_its_own_file_solves_on_the_engine_from_the_command_line(
@@ -179,3 +203,33 @@ def test_a_game_from_its_own_file_solves_on_the_engine_from_the_command_line(
     assert answer["solver"] == "compiled"
     assert answer["outcome"] == expected.outcome.label
     assert plugin_of(game) is not None
+
+
+def test_a_second_process_loads_the_engine_from_the_disk_cache(tmp_path: Path) -> None:
+    """The engine is compiled per plug-in into a copy under $CGT_ENGINE_CACHE; numba caches
+    that copy's machine code, so a second process finds it instead of compiling."""
+    import os
+    import subprocess
+
+    script = (
+        "from cgt.registry import load_game\n"
+        "from solvers.kernels import PLAYOUTS\n"
+        "from solvers.engine import EngineKernel\n"
+        "kernel = EngineKernel(PLAYOUTS['control'](load_game('control', size=2)))\n"
+        "print(kernel.value(kernel.game.initial_position())[0].label)\n"
+        "search = kernel.search_module.search\n"
+        "print(len(search.stats.cache_hits), len(search.stats.cache_misses))\n"
+    )
+    env = {**os.environ, "CGT_ENGINE_CACHE": str(tmp_path)}
+    runs = [
+        subprocess.run(
+            [sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True
+        ).stdout.split("\n")
+        for _ in range(2)
+    ]
+    assert runs[0][0] == runs[1][0] == "win"
+    first_hits, _ = map(int, runs[0][1].split())
+    second_hits, second_misses = map(int, runs[1][1].split())
+    assert first_hits == 0
+    assert second_hits > 0 and second_misses == 0
+    assert any(tmp_path.glob("cgt_engine_engine_search_*.py"))

@@ -1493,6 +1493,7 @@ def playout_rules(game: Game[Any, Any]) -> PlayoutRules:
         sys.modules[__name__],
         game,
         words=2 * words + 1,
+        alternating=True,
         max_moves=2 * cells,
         tables=tables,
         encode=encode,

@@ -1439,6 +1439,7 @@ def playout_rules(game: Game[Any, Any]) -> PlayoutRules:
         sys.modules[__name__],
         game,
         words=3,
+        alternating=True,
         max_moves=space.max_moves() + 1,
         tables=tables,
         encode=encode,

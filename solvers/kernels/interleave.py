@@ -1328,6 +1328,12 @@ def playout_mover(state: np.ndarray, tables: Any) -> I64:
     return np.int64(state[2])
 
 
+@njit(cache=True, inline="always")
+def playout_key(state: np.ndarray, tables: Any) -> tuple[U64, U64, I64, I64]:
+    """Red's and Black's stones; the player to move and the passes just made as the tag."""
+    return state[0], state[1], np.int64(state[2] * np.uint64(4) + state[3]), np.int64(0)
+
+
 def playout_rules(game: Game[Any, Any]) -> PlayoutRules:
     """Interleave's playout interface (both win conditions and turn models)."""
     from cgt.games.interleave import PASS, InterleavePosition
@@ -1359,6 +1365,7 @@ def playout_rules(game: Game[Any, Any]) -> PlayoutRules:
         game,
         words=4,
         max_moves=space.cells + 1,
+        alternating=not space.loser,
         tables=tables,
         encode=encode,
         decode=decode,

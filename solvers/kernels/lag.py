@@ -1504,6 +1504,7 @@ def playout_rules(game: Game[Any, Any]) -> PlayoutRules:
         sys.modules[__name__],
         game,
         words=3,
+        alternating=True,
         max_moves=4 * cells,
         tables=tables,
         encode=encode,

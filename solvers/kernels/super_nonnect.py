@@ -1141,6 +1141,13 @@ def playout_mover(state: np.ndarray, tables: Any) -> I64:
     return np.int64(state[3])
 
 
+@njit(cache=True, inline="always")
+def playout_key(state: np.ndarray, tables: Any) -> tuple[U64, U64, I64, I64]:
+    """The cut cells and the designated mini-board: the game is impartial, so the player
+    to move is not part of the key."""
+    return state[0], state[1], np.int64(state[2]), np.int64(0)
+
+
 def playout_rules(game: Game[Any, Any]) -> PlayoutRules:
     """Super Nonnect's playout interface (every shape up to 128 cells, both rules) on the
     search's move generator."""
@@ -1170,6 +1177,7 @@ def playout_rules(game: Game[Any, Any]) -> PlayoutRules:
         game,
         words=4,
         max_moves=MOVE_CODES,
+        alternating=True,
         tables=tables,
         encode=encode,
         decode=decode,

@@ -1,0 +1,521 @@
+"""The engine's alpha-beta, written once; :mod:`solvers.engine_build` compiles a copy per game.
+
+This module is a template. The block between the ``plug-in`` markers below binds the names
+the search calls (``generate``, ``final``, ``play``, ``mover``, ``key``, ``child_key``,
+``order``, ``move_to_key``, ``move_from_key``); :func:`solvers.engine_build.specialise`
+writes a copy of this file with the block rewritten to import one game's plug-in, into a
+cache folder, and imports it. Numba then compiles the copy for that game alone (the plug-in's
+functions are inlined like any global function) and caches the machine code on disk next to
+the copy, so a second process does not compile again. Here, unspecialised, the block binds
+stubs: a game with no move.
+
+The search (docs/engine.md has the plug-in's side)
+--------------------------------------------------
+Negamax alpha-beta, fail-soft, iterative: an explicit stack of frames, one per ply, so no
+recursion and no limit but ``max_ply``. Scores are for the player to move: -1/0/1 in value
+mode, ``BIG - r`` / ``-(BIG - r)`` for a win / loss in ``r`` plies in remoteness mode; a
+child's score is negated when the players alternate and kept when the same player moves
+again; in remoteness mode a score moves one ply toward zero on its way up and windows passed
+down widen by one step, so bounds stay exact.
+
+* Table: :mod:`solvers.kernels.table` (two key words and a tag verified on every probe,
+  buckets of two slots, work-preferred and always-replace). The key is the plug-in's
+  (``key``): its canonical image under the game's symmetries where it has them, with the
+  symmetry that gives it; the best move is stored in the key's frame (``move_to_key``) and
+  mapped back on a probe (``move_from_key``).
+* Ordering: the table move first, searched before the other moves are even ordered (it
+  often cuts off alone); then the plug-in's hint (``order``: smaller first, for example the
+  replies the move leaves the opponent), ties broken by the history heuristic (every
+  cut-off credits its move with the square of the bit length of its work,
+  :func:`solvers.kernels.table.credit`), then by the generator's order. ``order`` may name
+  a move that wins at once (its child has no move and has lost): the node is then won
+  without a visit. The moves are picked one at a time (selection of the smallest key)
+  because most nodes cut off after a move or two.
+* Children's keys and prefetch (``C_PREFETCH``, games whose players alternate and whose
+  positions cannot repeat): while ordering, every child's key is
+  computed (``child_key``) and its table bucket prefetched, so that the visits find it in
+  the cache. A child whose entry settles it is then not entered at all (counted as one node,
+  ``S_SETTLED``).
+* Enhanced transposition cut-off (``C_ETC``): before its first child visit after ordering,
+  a node reads every remaining child's entry; one that refutes its child cuts the node off
+  (``S_ETC_CUTOFFS``), one that says the child cannot raise alpha moves it last.
+* Flagged results are never stored: a position repeated on the current path (games whose
+  positions can repeat, ``C_CYCLIC``) scores a draw, and a position at the horizon
+  (``C_HORIZON`` > 0, value mode of games without draws) scores 0, "unknown"; a result that
+  depended on either is flagged and handed up without being stored, as in
+  :mod:`solvers.alphabeta` (a repetition may score a draw: a player who can force a win can
+  do so without repeating, one who cannot can avoid losing for ever). A proven win or loss
+  (the extreme score) never depends on an unknown: it is stored exact and carries into the
+  next, deeper pass.
+* Budget: the search stops once ``ctl[S_NODES]`` passes ``ctl[S_NODE_LIMIT]``
+  (``S_ABORTED``); nothing on the unfinished path is stored, so the next call resumes from
+  the table (:mod:`solvers.kernels.base`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from solvers.kernels.table import (
+    BIG,
+    EXACT,
+    I64,
+    INFINITY,
+    LOWER,
+    S_ABORTED,
+    S_HITS,
+    S_MAX_PLY,
+    S_NODE_LIMIT,
+    S_NODES,
+    S_OVERFLOW,
+    S_PROBES,
+    S_REPETITIONS,
+    SLOT_WORDS,
+    UPPER,
+    bucket_base,
+    credit,
+    entry_flag,
+    entry_move,
+    entry_of,
+    entry_score,
+    holds,
+    prefetch,
+    store,
+    toward_leaf,
+    toward_root,
+)
+
+# isort: split
+# <plug-in>
+from solvers.engine_defaults import key, move_from_key, move_to_key, order
+from solvers.engine_defaults import unplugged_final as final
+from solvers.engine_defaults import unplugged_generate as generate
+from solvers.engine_defaults import unplugged_mover as mover
+from solvers.engine_defaults import unplugged_play as play
+
+
+@njit(cache=True, inline="always")
+def child_key(state, code, tables, scratch):  # type: ignore[no-untyped-def]
+    play(state, code, tables, scratch)
+    return key(scratch, tables)
+
+
+# </plug-in>
+
+# the control array ``ctl`` (int64): configuration, then the statistics of
+# solvers.kernels.table (indices 16-25) and the engine's own, then the history counts
+C_REMOTENESS = 0
+C_BUCKET_MASK = 1
+C_MAX_PLY = 2
+C_ORDER = 3
+C_ETC = 4
+C_HISTORY = 5
+#: 0: no horizon; h > 0: a position h plies below the root scores 0, unknown, flagged
+C_HORIZON = 6
+C_PREFETCH = 7
+C_CYCLIC = 8
+#: move codes the history counts cover (codes at or above it get no history)
+C_MOVE_CODES = 9
+#: a power of two above every move count: order keys keep the move's index below it
+C_INDEX_SCALE = 10
+#: 1: the players alternate at every move (children's entries may be read by the parent)
+C_ALTERNATING = 11
+#: the first words of a state that name the position (a repetition compares these)
+C_IDENTITY_WORDS = 12
+S_SETTLED = 26
+S_ETC_CUTOFFS = 27
+#: 1 when the root's result was flagged (it depended on a repetition or the horizon)
+S_ROOT_FLAGGED = 28
+S_IMMEDIATE_WINS = 29
+HISTORY = 32
+#: History counts saturate here in order keys (room for the plug-in's hint above).
+HISTORY_CAP = (1 << 24) - 1
+#: Added to the order key of a child whose table entry says it cannot raise alpha: last.
+REFUTED_LAST = 1 << 56
+
+
+def control_length(move_codes: int) -> int:
+    """Length of the control array for plug-ins whose move codes are below ``move_codes``."""
+    return HISTORY + 2 * move_codes
+
+
+# frame columns (frames: max_ply + 1 rows)
+F_COUNT = 0
+F_CURSOR = 1
+F_ALPHA = 2
+F_BETA = 3
+F_ALPHA0 = 4
+F_BEST = 5
+F_BEST_MOVE = 6
+F_SIGN = 7
+F_NODES = 8
+F_K0 = 9
+F_K1 = 10
+F_TAG = 11
+F_SYM = 12
+F_BASE = 13
+F_BEST_FLAGGED = 14
+F_ANY_FLAGGED = 15
+F_START = 16
+F_ORDERED = 17
+F_ETC_DONE = 18
+F_KEY_KNOWN = 19
+FRAME_COLUMNS = 20
+
+# ``children[ply]``: the children's keys by the move's index at ordering time
+_CK0 = 0
+_CK1 = 1
+_CTAG = 2
+_CSYM = 3
+CHILD_COLUMNS = 4
+
+_ENTER = 0
+_NEXT = 1
+_UP = 2
+
+
+@njit(cache=True, inline="always")
+def _store(tt, frames, ply, flag, best, move, work, tables, ctl):  # type: ignore[no-untyped-def]
+    stored_move = -1 if move < 0 else move_to_key(move, frames[ply, F_SYM], tables)
+    store(
+        tt,
+        frames[ply, F_BASE],
+        np.uint64(frames[ply, F_K0]),
+        np.uint64(frames[ply, F_K1]),
+        frames[ply, F_TAG],
+        flag,
+        best,
+        stored_move,
+        work,
+        ctl,
+    )
+
+
+@njit(cache=True, inline="always")
+def _credit(ctl: np.ndarray, side: I64, move: I64, work: I64) -> None:
+    codes = ctl[C_MOVE_CODES]
+    if ctl[C_HISTORY] != 0 and 0 <= move < codes:
+        credit(ctl, HISTORY + side * codes + move, work, HISTORY, 2 * codes, HISTORY_CAP)
+
+
+# With numba's reference counting (NRT): a plug-in may copy a state by slicing
+# (``child[:] = state``), which needs it.
+@njit(cache=True)
+def search(
+    root: np.ndarray,
+    tables: object,
+    alpha: I64,
+    beta: I64,
+    ctl: np.ndarray,
+    tt: np.ndarray,
+    states: np.ndarray,
+    moves: np.ndarray,
+    order_keys: np.ndarray,
+    children: np.ndarray,
+    frames: np.ndarray,
+) -> I64:
+    """Score of ``root`` for its mover within (``alpha``, ``beta``) (fail-soft; exact for a
+    full window unless ``ctl[S_ROOT_FLAGGED]``). ``states`` (rows of the state's words),
+    ``moves``, ``order_keys`` (rows of ``max_moves``), ``children`` (rows of
+    ``CHILD_COLUMNS * max_moves``) and ``frames`` (rows of ``FRAME_COLUMNS``) are the stack,
+    ``max_ply + 1`` rows each."""
+    max_ply = states.shape[0] - 1
+    remoteness = ctl[C_REMOTENESS]
+    mask = ctl[C_BUCKET_MASK]
+    cyclic = ctl[C_CYCLIC] != 0
+    horizon = ctl[C_HORIZON]
+    scale = ctl[C_INDEX_SCALE]
+    codes = ctl[C_MOVE_CODES]
+    look_ahead = (
+        (ctl[C_PREFETCH] != 0 or ctl[C_ETC] != 0) and not cyclic and ctl[C_ALTERNATING] != 0
+    )
+    win = BIG if remoteness else 1
+    max_score = BIG - 1 if remoteness else 1
+    for w in range(root.shape[0]):
+        states[0, w] = root[w]
+    frames[0, F_ALPHA] = alpha
+    frames[0, F_BETA] = beta
+    frames[0, F_KEY_KNOWN] = 0
+    ctl[S_ROOT_FLAGGED] = 0
+    ply = 0
+    step = _ENTER
+    value = 0
+    flagged = False
+    while True:
+        if step == _ENTER:
+            ctl[S_NODES] += 1
+            if ctl[S_NODES] > ctl[S_NODE_LIMIT]:
+                ctl[S_ABORTED] = 1
+                return 0
+            if ply > ctl[S_MAX_PLY]:
+                ctl[S_MAX_PLY] = ply
+            state = states[ply]
+            a = frames[ply, F_ALPHA]
+            b = frames[ply, F_BETA]
+            if cyclic:
+                repeated = False
+                for p in range(ply - 1, -1, -1):
+                    same = True
+                    for w in range(ctl[C_IDENTITY_WORDS]):
+                        if states[p, w] != state[w]:
+                            same = False
+                            break
+                    if same:
+                        repeated = True
+                        break
+                if repeated:
+                    ctl[S_REPETITIONS] += 1
+                    value = 0
+                    flagged = True
+                    step = _UP
+                    continue
+            if frames[ply, F_KEY_KNOWN] == 0:
+                k0, k1, tag, sym = key(state, tables)
+                frames[ply, F_K0] = np.int64(k0)
+                frames[ply, F_K1] = np.int64(k1)
+                frames[ply, F_TAG] = tag
+                frames[ply, F_SYM] = sym
+            k0 = np.uint64(frames[ply, F_K0])
+            k1 = np.uint64(frames[ply, F_K1])
+            tag = frames[ply, F_TAG]
+            base = bucket_base(k0, k1, tag, mask)
+            frames[ply, F_BASE] = base
+            ctl[S_PROBES] += 1
+            table_move = -1
+            found = False
+            for at in (base, base + SLOT_WORDS):
+                if holds(tt, at, k0, k1, tag):
+                    ctl[S_HITS] += 1
+                    data = tt[at + 2]
+                    stored_flag = entry_flag(data)
+                    stored = entry_score(data)
+                    if (
+                        stored_flag == EXACT
+                        or (stored_flag == LOWER and stored >= b)
+                        or (stored_flag == UPPER and stored <= a)
+                    ):
+                        value = stored
+                        flagged = False
+                        found = True
+                    else:
+                        table_move = move_from_key(entry_move(data), frames[ply, F_SYM], tables)
+                    break
+            if found:
+                step = _UP
+                continue
+            if horizon > 0 and ply >= horizon:
+                value = 0
+                flagged = True
+                step = _UP
+                continue
+            if ply == max_ply:
+                ctl[S_OVERFLOW] = 1
+                ctl[S_ABORTED] = 1
+                return 0
+            count = generate(state, tables, moves[ply])
+            if count == 0:  # the game is over: its result for the player to move
+                value = final(state, tables) * win
+                flagged = False
+                step = _UP
+                continue
+            start = 0
+            if table_move >= 0:
+                for i in range(count):
+                    if moves[ply, i] == table_move:
+                        moves[ply, i] = moves[ply, 0]
+                        moves[ply, 0] = table_move
+                        start = 1
+                        break
+            frames[ply, F_COUNT] = count
+            frames[ply, F_CURSOR] = 0
+            frames[ply, F_ALPHA0] = a
+            frames[ply, F_BEST] = -INFINITY
+            frames[ply, F_BEST_MOVE] = -1
+            frames[ply, F_NODES] = ctl[S_NODES]
+            frames[ply, F_BEST_FLAGGED] = 0
+            frames[ply, F_ANY_FLAGGED] = 0
+            frames[ply, F_START] = start
+            frames[ply, F_ORDERED] = 0
+            frames[ply, F_ETC_DONE] = 0
+            step = _NEXT
+        elif step == _UP:  # ``value`` (``flagged``) is the result of the position at ``ply``
+            if ply == 0:
+                ctl[S_ROOT_FLAGGED] = 1 if flagged else 0
+                return value
+            ply -= 1
+            v = toward_root(frames[ply, F_SIGN] * value, remoteness)
+            if flagged:
+                frames[ply, F_ANY_FLAGGED] = 1
+            if v > frames[ply, F_BEST]:
+                frames[ply, F_BEST] = v
+                frames[ply, F_BEST_MOVE] = moves[ply, frames[ply, F_CURSOR]]
+                frames[ply, F_BEST_FLAGGED] = 1 if flagged else 0
+                if v > frames[ply, F_ALPHA]:
+                    frames[ply, F_ALPHA] = v
+            frames[ply, F_CURSOR] += 1
+            step = _NEXT
+        else:  # _NEXT: the node at ``ply`` is done, cut off, or goes on to its next child
+            best = frames[ply, F_BEST]
+            b = frames[ply, F_BETA]
+            cursor = frames[ply, F_CURSOR]
+            count = frames[ply, F_COUNT]
+            state = states[ply]
+            side = mover(state, tables)
+            # a node searches at least one child: deep in remoteness mode a widened window
+            # may lie wholly below every score, and the first child's score is the bound
+            if cursor < count and (best == -INFINITY or (best < b and best < max_score)):
+                start = frames[ply, F_START]
+                if cursor >= start and frames[ply, F_ORDERED] == 0:
+                    frames[ply, F_ORDERED] = 1
+                    winner = -1
+                    if ctl[C_ORDER] != 0:
+                        winner = order(state, tables, moves[ply], start, count, order_keys[ply])
+                    else:
+                        for k in range(start, count):
+                            order_keys[ply, k] = 0
+                    if winner >= 0:  # a move that wins at once: nothing beats it
+                        ctl[S_IMMEDIATE_WINS] += 1
+                        frames[ply, F_BEST] = max_score
+                        frames[ply, F_BEST_MOVE] = moves[ply, winner]
+                        frames[ply, F_BEST_FLAGGED] = 0
+                        continue  # finished below, on the next pass
+                    for k in range(start, count):
+                        m = moves[ply, k]
+                        history = 0
+                        if ctl[C_HISTORY] != 0 and m < codes:
+                            history = min(ctl[HISTORY + side * codes + m], HISTORY_CAP)
+                        order_keys[ply, k] = (
+                            order_keys[ply, k] * (HISTORY_CAP + 1) - history
+                        ) * scale + k
+                    if look_ahead:
+                        row = children[ply]
+                        for k in range(start, count):
+                            ck0, ck1, ctag, csym = child_key(
+                                state, moves[ply, k], tables, states[ply + 1]
+                            )
+                            row[CHILD_COLUMNS * k + _CK0] = np.int64(ck0)
+                            row[CHILD_COLUMNS * k + _CK1] = np.int64(ck1)
+                            row[CHILD_COLUMNS * k + _CTAG] = ctag
+                            row[CHILD_COLUMNS * k + _CSYM] = csym
+                            if ctl[C_PREFETCH] != 0:
+                                prefetch(tt, bucket_base(ck0, ck1, ctag, mask))  # type: ignore[call-arg]
+                index = -1
+                if cursor >= start:  # selection of the smallest key
+                    chosen = cursor
+                    smallest = order_keys[ply, cursor]
+                    for k in range(cursor + 1, count):
+                        if order_keys[ply, k] < smallest:
+                            smallest = order_keys[ply, k]
+                            chosen = k
+                    m = moves[ply, chosen]
+                    moves[ply, chosen] = moves[ply, cursor]
+                    moves[ply, cursor] = m
+                    order_keys[ply, chosen] = order_keys[ply, cursor]
+                    order_keys[ply, cursor] = smallest
+                    index = smallest & (scale - 1)
+                m = moves[ply, cursor]
+                a = frames[ply, F_ALPHA]
+                child_alpha = -toward_leaf(b, remoteness)
+                child_beta = -toward_leaf(a, remoteness)
+                known = look_ahead and index >= 0
+                if known:
+                    row = children[ply]
+                    ck0 = np.uint64(row[CHILD_COLUMNS * index + _CK0])
+                    ck1 = np.uint64(row[CHILD_COLUMNS * index + _CK1])
+                    ctag = row[CHILD_COLUMNS * index + _CTAG]
+                    # a child its entry settles is not entered (one node all the same;
+                    # the players alternate, so its score is negated)
+                    if ctl[S_NODES] < ctl[S_NODE_LIMIT]:
+                        stored_flag, stored = entry_of(tt, ck0, ck1, ctag, mask)
+                        if (
+                            stored_flag == EXACT
+                            or (stored_flag == LOWER and stored >= child_beta)
+                            or (stored_flag == UPPER and stored <= child_alpha)
+                        ):
+                            ctl[S_NODES] += 1
+                            ctl[S_SETTLED] += 1
+                            ctl[S_HITS] += 1
+                            if ply + 1 > ctl[S_MAX_PLY]:
+                                ctl[S_MAX_PLY] = ply + 1
+                            frames[ply, F_SIGN] = -1
+                            value = stored
+                            flagged = False
+                            ply += 1
+                            step = _UP
+                            continue
+                    if ctl[C_ETC] != 0 and frames[ply, F_ETC_DONE] == 0:
+                        frames[ply, F_ETC_DONE] = 1
+                        cut = -1
+                        for k in range(cursor + 1, count):
+                            other = order_keys[ply, k] & (scale - 1)
+                            stored_flag, stored = entry_of(
+                                tt,
+                                np.uint64(row[CHILD_COLUMNS * other + _CK0]),
+                                np.uint64(row[CHILD_COLUMNS * other + _CK1]),
+                                row[CHILD_COLUMNS * other + _CTAG],
+                                mask,
+                            )
+                            if stored_flag != 0 and stored_flag != LOWER and stored <= child_alpha:
+                                cut = k
+                                break
+                            if stored_flag != 0 and stored_flag != UPPER and stored >= child_beta:
+                                order_keys[ply, k] += REFUTED_LAST
+                        if cut >= 0:  # the node's result as after visiting that child
+                            ctl[S_NODES] += 1
+                            ctl[S_HITS] += 1
+                            ctl[S_SETTLED] += 1
+                            ctl[S_ETC_CUTOFFS] += 1
+                            m = moves[ply, cut]
+                            moves[ply, cut] = moves[ply, cursor]
+                            moves[ply, cursor] = m
+                            order_keys[ply, cut] = order_keys[ply, cursor]
+                            frames[ply, F_SIGN] = -1
+                            value = stored
+                            flagged = False
+                            ply += 1
+                            step = _UP
+                            continue
+                play(state, m, tables, states[ply + 1])
+                if mover(states[ply + 1], tables) == side:
+                    frames[ply, F_SIGN] = 1
+                    frames[ply + 1, F_ALPHA] = toward_leaf(a, remoteness)
+                    frames[ply + 1, F_BETA] = toward_leaf(b, remoteness)
+                else:
+                    frames[ply, F_SIGN] = -1
+                    frames[ply + 1, F_ALPHA] = child_alpha
+                    frames[ply + 1, F_BETA] = child_beta
+                if known:
+                    row = children[ply]
+                    frames[ply + 1, F_K0] = row[CHILD_COLUMNS * index + _CK0]
+                    frames[ply + 1, F_K1] = row[CHILD_COLUMNS * index + _CK1]
+                    frames[ply + 1, F_TAG] = row[CHILD_COLUMNS * index + _CTAG]
+                    frames[ply + 1, F_SYM] = row[CHILD_COLUMNS * index + _CSYM]
+                    frames[ply + 1, F_KEY_KNOWN] = 1
+                else:
+                    frames[ply + 1, F_KEY_KNOWN] = 0
+                ply += 1
+                step = _ENTER
+                continue
+            # the node is finished: store its bound, credit a cut-off, hand it up
+            best_move = frames[ply, F_BEST_MOVE]
+            work = ctl[S_NODES] - frames[ply, F_NODES]
+            if best >= max_score:  # nothing can beat it: exact whatever the window
+                node_flag = EXACT
+                result_flagged = frames[ply, F_BEST_FLAGGED] != 0
+            elif best >= b:
+                node_flag = LOWER
+                result_flagged = frames[ply, F_BEST_FLAGGED] != 0
+            elif best <= frames[ply, F_ALPHA0]:
+                node_flag = UPPER
+                result_flagged = frames[ply, F_ANY_FLAGGED] != 0
+            else:
+                node_flag = EXACT
+                result_flagged = frames[ply, F_ANY_FLAGGED] != 0
+            if (best >= b or best >= max_score) and not (horizon > 0 and result_flagged):
+                _credit(ctl, side, best_move, work)
+            if not result_flagged:
+                _store(tt, frames, ply, node_flag, best, best_move, work, tables, ctl)
+            value = best
+            flagged = result_flagged
+            step = _UP
