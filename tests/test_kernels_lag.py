@@ -26,6 +26,7 @@ from proofs.lag import lag_with_rules
 from solvers.kernels.lag import (
     MERGE_BONUS,
     LagKernel,
+    LagTables,
     generate_moves,
     objects_after,
     solve_lag,
@@ -138,12 +139,12 @@ def count_after_mismatches(
 @pytest.mark.parametrize("size", [3, 4, 5])
 def test_objects_after_a_move_match_the_readable_count(size: int) -> None:
     game = Lag(size=size)
-    kernel = LagKernel(game, tt_entries=2)
+    tables = LagTables(game, symmetry_pieces=-1)
     nbr = game.board.neighbour_mask
     placements = dense_placements(game, random.Random(size), 150)
 
     def compiled(own: int, source: int, target: int) -> int:
-        return int(objects_after(np.uint64(own), source, target, kernel.dest, kernel.nbr))
+        return int(objects_after(np.uint64(own), source, target, tables.dest, tables.nbr))
 
     assert count_after_mismatches(game, compiled, placements) == []
 
@@ -177,7 +178,7 @@ def test_objects_after_a_move_match_the_readable_count(size: int) -> None:
         k = objects(own)
         for side in (0, 1):
             listed = generate_moves(
-                np.uint64(own), np.uint64(opponent), side, k, kernel.dest, kernel.nbr, moves, order
+                np.uint64(own), np.uint64(opponent), side, k, tables.dest, tables.nbr, moves, order
             )
             for code, key in zip(moves[:listed], order[:listed], strict=True):
                 after = objects(own ^ (1 << int(code >> 6)) | (1 << int(code & 63)))
