@@ -92,8 +92,8 @@ def _control_node_rate(size: int, opening: str, nodes: int) -> dict[str, Any]:
     """A fixed workload: the first ``nodes`` nodes of the value-mode alpha-beta after
     ``opening`` (deterministic, so the rate compares across versions and machines)."""
     from cgt.games.control import Control
+    from solvers.kernel_table import INFINITY, S_ABORTED, S_NEW_STORES, S_NODE_LIMIT, S_NODES
     from solvers.kernels.control import ControlKernel, warm_up
-    from solvers.kernels.table import INFINITY, S_ABORTED, S_NEW_STORES, S_NODE_LIMIT, S_NODES
 
     compile_seconds = warm_up()
     game = Control(size=size)
@@ -153,7 +153,7 @@ def _movegen_rate(size: int) -> dict[str, Any]:
     whites = np.array([kernel.to_padded(p[0]) for p in positions], dtype=np.uint64)
     blacks = np.array([kernel.to_padded(p[1]) for p in positions], dtype=np.uint64)
     sides = np.array([p[2] for p in positions], dtype=np.int64)
-    geo, ctl = kernel.geo, kernel.ctl
+    geo, ctl = kernel.geo, kernel.config
 
     @njit
     def generate_all(repeats: int, out: np.ndarray) -> int:

@@ -44,8 +44,8 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from cgt.algebra.values import ValueCalculator  # noqa: E402
 from cgt.games.control import Control, frozen_pieces, independent_regions  # noqa: E402
 from solvers.frontier import build_tree  # noqa: E402
+from solvers.kernel_table import INFINITY, NO_NODE_LIMIT, S_NODE_LIMIT, S_NODES  # noqa: E402
 from solvers.kernels.control import ControlKernel  # noqa: E402
-from solvers.kernels.table import INFINITY, NO_NODE_LIMIT, S_NODE_LIMIT, S_NODES  # noqa: E402
 
 JSON_PATH = ROOT / "benchmarks" / "control_regions.json"
 MARKDOWN_PATH = ROOT / "benchmarks" / "CONTROL_REGIONS.md"

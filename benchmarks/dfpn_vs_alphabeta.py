@@ -147,7 +147,7 @@ def kernel_for(game: Any, method: str) -> Any:
 def measure(game: Any, position: Any, method: str, max_seconds: float) -> dict[str, Any]:
     """One search of ``position``'s value: nodes, CPU and wall seconds, load average."""
     from solvers.budget import SearchBudgetExceeded
-    from solvers.kernels.table import S_NODES
+    from solvers.kernel_table import S_NODES
 
     kernel = kernel_for(game, method)
     load_before = os.getloadavg()[0]

@@ -73,7 +73,7 @@ def solve_and_measure(tables: Any) -> dict[str, Any]:
 
 def kernel_value(game: Any, remoteness: bool, max_seconds: float) -> dict[str, Any]:
     """The alpha-beta kernel's answer for the start (value of every opening too)."""
-    from solvers.kernels.base import SearchBudgetExceeded
+    from solvers.kernel_base import SearchBudgetExceeded
     from solvers.kernels.lag import solve_lag
 
     try:
@@ -135,8 +135,8 @@ def probe_runs(game: Any, tables: Any, seconds: float) -> list[dict[str, Any]]:
     """The alpha-beta kernel (value mode) on ``game``'s start within ``seconds``, without
     and with probing ``tables``: result, nodes, positions the tables answered, time."""
     from solvers.budget import SearchBudgetExceeded
+    from solvers.kernel_table import S_NODES
     from solvers.kernels.lag import LagKernel, warm_up
-    from solvers.kernels.table import S_NODES
 
     warm_up()
     runs = []

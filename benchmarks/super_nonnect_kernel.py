@@ -139,7 +139,7 @@ def _random(
     from baseline_trees import random_positions  # beside this file
 
     from cgt.games.super_nonnect import SuperNonnect
-    from solvers.kernels.table import INFINITY, S_NODES
+    from solvers.kernel_table import INFINITY, S_NODES
 
     game = SuperNonnect(a=3, b=3, rule="revised")
     values, nodes, cpu_total, wall_total = [], 0, 0.0, 0.0
@@ -170,8 +170,8 @@ def _random(
 def measure() -> dict[str, Any]:
     """The workloads on the tree first on ``sys.path`` (this process's kernel)."""
     from cgt.games.super_nonnect import SuperNonnect
+    from solvers.kernel_table import INFINITY, S_ABORTED, S_NODE_LIMIT, S_NODES
     from solvers.kernels import super_nonnect as module
-    from solvers.kernels.table import INFINITY, S_ABORTED, S_NODE_LIMIT, S_NODES
 
     compile_seconds = module.warm_up()
     out: dict[str, Any] = {"compile_seconds": round(compile_seconds, 2), "kernel": module.__file__}
@@ -217,7 +217,7 @@ def _diagnosis(module: Any) -> dict[str, Any]:
     iterative deepening (until PASSES_NODES in all), and each child of the position solved
     by alpha-beta (capped at CHILD_NODES) and by df-pn, each from a fresh table."""
     from cgt.games.super_nonnect import SuperNonnect
-    from solvers.kernels.table import INFINITY, S_ABORTED, S_NODE_LIMIT, S_NODES
+    from solvers.kernel_table import INFINITY, S_ABORTED, S_NODE_LIMIT, S_NODES
 
     game = SuperNonnect(a=3, b=3, rule="revised")
     position = _played(game, DFPN_CASE_CUTS[0], DFPN_CASE_SEED)

@@ -911,7 +911,7 @@ def size4_second_player(
     graph on size 2, the compiled kernel (:mod:`solvers.kernels.control`) from size 3 on.
     ``target_size`` is then attempted with the kernel for ``target_budget_seconds``: verified
     or refuted if it was solved, inconclusive (with how far the search got) otherwise."""
-    from solvers.kernels.base import SearchBudgetExceeded
+    from solvers.kernel_base import SearchBudgetExceeded
     from solvers.kernels.control import solve_control
 
     results: dict[str, Any] = {}

@@ -54,7 +54,7 @@ from numba.cpython.unsafe.numbers import trailing_zeros  # LLVM cttz intrinsic
 from cgt.errors import CGTError
 from cgt.games.entropy import Entropy
 from cgt.progress import Progress
-from solvers.kernels.table import I64, U64, popcount
+from solvers.kernel_table import I64, U64, popcount
 
 # The record encoding of :mod:`solvers.store`.
 OUTCOME_SHIFT = 14

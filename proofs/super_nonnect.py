@@ -422,8 +422,8 @@ def solve_both_roads(game: SuperNonnect) -> dict[str, Any]:
     """Who wins ``game`` from the start, by the compiled kernel (its own statement of the
     rules) and by :class:`solvers.alphabeta.AlphaBeta` over the readable rules of ``game``."""
     from solvers.alphabeta import AlphaBeta
+    from solvers.kernel_table import S_NODES
     from solvers.kernels.super_nonnect import SuperNonnectKernel, warm_up
-    from solvers.kernels.table import S_NODES
 
     warm_up()
     root = game.initial_position()

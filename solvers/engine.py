@@ -10,7 +10,7 @@ one file with such a plug-in (``docs/connect_four.py``) gets ``cgt solve --solve
 the frontier and the explorer with no other file changed.
 
 :class:`EngineKernel` is the Python side: the table and the stack, kept across solves (a
-:class:`~solvers.kernels.base.CompiledKernel`: values, move values, principal variation,
+:class:`~solvers.kernel_base.CompiledKernel`: values, move values, principal variation,
 budgets and progress), the search's options, and horizon passes (iterative deepening, value
 mode of games without draws: passes with a growing ply bound, then one without, stopping at
 the first that proves the root).
@@ -50,8 +50,8 @@ from solvers.engine_search import (
     S_SETTLED,
     control_length,
 )
-from solvers.kernels.base import CompiledKernel, run_solve
-from solvers.kernels.table import MAX_MOVE, NO_NODE_LIMIT, S_ABORTED, S_NODE_LIMIT, new_table
+from solvers.kernel_base import CompiledKernel, run_solve
+from solvers.kernel_table import MAX_MOVE, NO_NODE_LIMIT, S_ABORTED, S_NODE_LIMIT, new_table
 from solvers.playout import PlayoutRules
 from solvers.result import SolveResult
 
@@ -139,7 +139,7 @@ class EngineKernel(CompiledKernel):
         stats["immediate_wins"] = self.stat(S_IMMEDIATE_WINS)
         return stats
 
-    def check_position(self, position: Any) -> np.ndarray:
+    def check_position(self, position: Any) -> Any:
         return self.rules.encode(position)
 
     def _generated(self, position: Any) -> tuple[np.ndarray, np.ndarray, int]:

@@ -28,7 +28,7 @@ from cgt.errors import ParameterError
 
 #: The hooks a plug-in must give, and those with a default in solvers.engine_defaults.
 REQUIRED_HOOKS = ("generate", "final", "play", "mover")
-OPTIONAL_HOOKS = ("key", "order", "move_to_key", "move_from_key")
+OPTIONAL_HOOKS = ("key", "order", "move_to_key", "move_from_key", "final_remoteness")
 #: Built from ``play`` and ``key`` when a plug-in does not give it.
 CHILD_KEY = "child_key"
 
@@ -72,7 +72,8 @@ def _origin(function: Any, hook: str) -> tuple[str, str]:
 
 def import_block(hooks: dict[str, Any]) -> tuple[str, list[str]]:
     """The template's plug-in block binding ``hooks`` (name -> compiled function; optional
-    ones may be missing), and the modules it imports from."""
+    ones may be missing; ``nrt``: whether the plug-in needs numba's reference counting), and
+    the modules it imports from."""
     lines = []
     modules = []
     for hook in REQUIRED_HOOKS + OPTIONAL_HOOKS + (CHILD_KEY,):
@@ -90,7 +91,7 @@ def import_block(hooks: dict[str, Any]) -> tuple[str, list[str]]:
             lines.append(f"{hook} = _loose_{hook}{name[5:]}\n")
         else:
             lines.append(f"from {module} import {name} as {hook}\n")
-    block = "".join(lines)
+    block = "".join(lines) + f"\nNRT = {bool(hooks.get('nrt', True))}\n"
     if hooks.get(CHILD_KEY) is None:
         block += _DEFAULT_CHILD_KEY
     return block, sorted(set(modules))

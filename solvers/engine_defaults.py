@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from solvers.kernels.table import I64, U64
+from solvers.kernel_table import I64, U64
 
 _U0 = np.uint64(0)
 
@@ -24,6 +24,12 @@ def key(state: np.ndarray, tables: object) -> tuple[U64, U64, I64, I64]:
     k1 = state[1] if state.shape[0] > 1 else _U0
     tag = np.int64(state[2]) if state.shape[0] > 2 else np.int64(0)
     return k0, k1, tag, np.int64(0)
+
+
+@njit(cache=True, inline="always")
+def final_remoteness(state: np.ndarray, tables: object) -> I64:
+    """Plies from a finished position to the end of its game: none, it is the end."""
+    return np.int64(0)
 
 
 @njit(cache=True, inline="always")

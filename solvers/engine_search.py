@@ -18,7 +18,7 @@ child's score is negated when the players alternate and kept when the same playe
 again; in remoteness mode a score moves one ply toward zero on its way up and windows passed
 down widen by one step, so bounds stay exact.
 
-* Table: :mod:`solvers.kernels.table` (two key words and a tag verified on every probe,
+* Table: :mod:`solvers.kernel_table` (two key words and a tag verified on every probe,
   buckets of two slots, work-preferred and always-replace). The key is the plug-in's
   (``key``): its canonical image under the game's symmetries where it has them, with the
   symmetry that gives it; the best move is stored in the key's frame (``move_to_key``) and
@@ -27,7 +27,7 @@ down widen by one step, so bounds stay exact.
   often cuts off alone); then the plug-in's hint (``order``: smaller first, for example the
   replies the move leaves the opponent), ties broken by the history heuristic (every
   cut-off credits its move with the square of the bit length of its work,
-  :func:`solvers.kernels.table.credit`), then by the generator's order. ``order`` may name
+  :func:`solvers.kernel_table.credit`), then by the generator's order. ``order`` may name
   a move that wins at once (its child has no move and has lost): the node is then won
   without a visit. The moves are picked one at a time (selection of the smallest key)
   because most nodes cut off after a move or two.
@@ -49,7 +49,7 @@ down widen by one step, so bounds stay exact.
   next, deeper pass.
 * Budget: the search stops once ``ctl[S_NODES]`` passes ``ctl[S_NODE_LIMIT]``
   (``S_ABORTED``); nothing on the unfinished path is stored, so the next call resumes from
-  the table (:mod:`solvers.kernels.base`).
+  the table (:mod:`solvers.kernel_base`).
 """
 
 from __future__ import annotations
@@ -57,7 +57,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from solvers.kernels.table import (
+from solvers.kernel_table import (
     BIG,
     EXACT,
     I64,
@@ -88,11 +88,13 @@ from solvers.kernels.table import (
 
 # isort: split
 # <plug-in>
-from solvers.engine_defaults import key, move_from_key, move_to_key, order
+from solvers.engine_defaults import final_remoteness, key, move_from_key, move_to_key, order
 from solvers.engine_defaults import unplugged_final as final
 from solvers.engine_defaults import unplugged_generate as generate
 from solvers.engine_defaults import unplugged_mover as mover
 from solvers.engine_defaults import unplugged_play as play
+
+NRT = True
 
 
 @njit(cache=True, inline="always")
@@ -104,7 +106,7 @@ def child_key(state, code, tables, scratch):  # type: ignore[no-untyped-def]
 # </plug-in>
 
 # the control array ``ctl`` (int64): configuration, then the statistics of
-# solvers.kernels.table (indices 16-25) and the engine's own, then the history counts
+# solvers.kernel_table (indices 16-25) and the engine's own, then the history counts
 C_REMOTENESS = 0
 C_BUCKET_MASK = 1
 C_MAX_PLY = 2
@@ -176,14 +178,14 @@ _UP = 2
 
 
 @njit(cache=True, inline="always")
-def _store(tt, frames, ply, flag, best, move, work, tables, ctl):  # type: ignore[no-untyped-def]
-    stored_move = -1 if move < 0 else move_to_key(move, frames[ply, F_SYM], tables)
+def _store(tt, frame, flag, best, move, work, tables, ctl):  # type: ignore[no-untyped-def]
+    stored_move = -1 if move < 0 else move_to_key(move, frame[F_SYM], tables)
     store(
         tt,
-        frames[ply, F_BASE],
-        np.uint64(frames[ply, F_K0]),
-        np.uint64(frames[ply, F_K1]),
-        frames[ply, F_TAG],
+        frame[F_BASE],
+        np.uint64(frame[F_K0]),
+        np.uint64(frame[F_K1]),
+        frame[F_TAG],
         flag,
         best,
         stored_move,
@@ -199,9 +201,10 @@ def _credit(ctl: np.ndarray, side: I64, move: I64, work: I64) -> None:
         credit(ctl, HISTORY + side * codes + move, work, HISTORY, 2 * codes, HISTORY_CAP)
 
 
-# With numba's reference counting (NRT): a plug-in may copy a state by slicing
-# (``child[:] = state``), which needs it.
-@njit(cache=True)
+# Numba's reference counting (NRT) is what the plug-in asks for (``NRT`` in the block
+# above): a plug-in that copies a state by slicing (``child[:] = state``) needs it; without
+# it every view of a stack row is free of an atomic increment and decrement.
+@njit(cache=True, _nrt=NRT)  # type: ignore[call-overload]
 def search(
     root: np.ndarray,
     tables: object,
@@ -243,6 +246,10 @@ def search(
     value = 0
     flagged = False
     while True:
+        # this ply's rows (views: no copy, and no reference counting without NRT)
+        fr = frames[ply]
+        mv = moves[ply]
+        ok = order_keys[ply]
         if step == _ENTER:
             ctl[S_NODES] += 1
             if ctl[S_NODES] > ctl[S_NODE_LIMIT]:
@@ -251,8 +258,8 @@ def search(
             if ply > ctl[S_MAX_PLY]:
                 ctl[S_MAX_PLY] = ply
             state = states[ply]
-            a = frames[ply, F_ALPHA]
-            b = frames[ply, F_BETA]
+            a = fr[F_ALPHA]
+            b = fr[F_BETA]
             if cyclic:
                 repeated = False
                 for p in range(ply - 1, -1, -1):
@@ -270,17 +277,17 @@ def search(
                     flagged = True
                     step = _UP
                     continue
-            if frames[ply, F_KEY_KNOWN] == 0:
+            if fr[F_KEY_KNOWN] == 0:
                 k0, k1, tag, sym = key(state, tables)
-                frames[ply, F_K0] = np.int64(k0)
-                frames[ply, F_K1] = np.int64(k1)
-                frames[ply, F_TAG] = tag
-                frames[ply, F_SYM] = sym
-            k0 = np.uint64(frames[ply, F_K0])
-            k1 = np.uint64(frames[ply, F_K1])
-            tag = frames[ply, F_TAG]
+                fr[F_K0] = np.int64(k0)
+                fr[F_K1] = np.int64(k1)
+                fr[F_TAG] = tag
+                fr[F_SYM] = sym
+            k0 = np.uint64(fr[F_K0])
+            k1 = np.uint64(fr[F_K1])
+            tag = fr[F_TAG]
             base = bucket_base(k0, k1, tag, mask)
-            frames[ply, F_BASE] = base
+            fr[F_BASE] = base
             ctl[S_PROBES] += 1
             table_move = -1
             found = False
@@ -299,7 +306,7 @@ def search(
                         flagged = False
                         found = True
                     else:
-                        table_move = move_from_key(entry_move(data), frames[ply, F_SYM], tables)
+                        table_move = move_from_key(entry_move(data), fr[F_SYM], tables)
                     break
             if found:
                 step = _UP
@@ -313,87 +320,87 @@ def search(
                 ctl[S_OVERFLOW] = 1
                 ctl[S_ABORTED] = 1
                 return 0
-            count = generate(state, tables, moves[ply])
+            count = generate(state, tables, mv)
             if count == 0:  # the game is over: its result for the player to move
-                value = final(state, tables) * win
+                value = final(state, tables)
+                if remoteness:  # an end a plug-in reads from a table may lie plies away
+                    value *= win - final_remoteness(state, tables)
                 flagged = False
                 step = _UP
                 continue
             start = 0
             if table_move >= 0:
                 for i in range(count):
-                    if moves[ply, i] == table_move:
-                        moves[ply, i] = moves[ply, 0]
-                        moves[ply, 0] = table_move
+                    if mv[i] == table_move:
+                        mv[i] = mv[0]
+                        mv[0] = table_move
                         start = 1
                         break
-            frames[ply, F_COUNT] = count
-            frames[ply, F_CURSOR] = 0
-            frames[ply, F_ALPHA0] = a
-            frames[ply, F_BEST] = -INFINITY
-            frames[ply, F_BEST_MOVE] = -1
-            frames[ply, F_NODES] = ctl[S_NODES]
-            frames[ply, F_BEST_FLAGGED] = 0
-            frames[ply, F_ANY_FLAGGED] = 0
-            frames[ply, F_START] = start
-            frames[ply, F_ORDERED] = 0
-            frames[ply, F_ETC_DONE] = 0
+            fr[F_COUNT] = count
+            fr[F_CURSOR] = 0
+            fr[F_ALPHA0] = a
+            fr[F_BEST] = -INFINITY
+            fr[F_BEST_MOVE] = -1
+            fr[F_NODES] = ctl[S_NODES]
+            fr[F_BEST_FLAGGED] = 0
+            fr[F_ANY_FLAGGED] = 0
+            fr[F_START] = start
+            fr[F_ORDERED] = 0
+            fr[F_ETC_DONE] = 0
             step = _NEXT
         elif step == _UP:  # ``value`` (``flagged``) is the result of the position at ``ply``
             if ply == 0:
                 ctl[S_ROOT_FLAGGED] = 1 if flagged else 0
                 return value
             ply -= 1
-            v = toward_root(frames[ply, F_SIGN] * value, remoteness)
+            fr = frames[ply]
+            mv = moves[ply]
+            v = toward_root(fr[F_SIGN] * value, remoteness)
             if flagged:
-                frames[ply, F_ANY_FLAGGED] = 1
-            if v > frames[ply, F_BEST]:
-                frames[ply, F_BEST] = v
-                frames[ply, F_BEST_MOVE] = moves[ply, frames[ply, F_CURSOR]]
-                frames[ply, F_BEST_FLAGGED] = 1 if flagged else 0
-                if v > frames[ply, F_ALPHA]:
-                    frames[ply, F_ALPHA] = v
-            frames[ply, F_CURSOR] += 1
+                fr[F_ANY_FLAGGED] = 1
+            if v > fr[F_BEST]:
+                fr[F_BEST] = v
+                fr[F_BEST_MOVE] = mv[fr[F_CURSOR]]
+                fr[F_BEST_FLAGGED] = 1 if flagged else 0
+                if v > fr[F_ALPHA]:
+                    fr[F_ALPHA] = v
+            fr[F_CURSOR] += 1
             step = _NEXT
         else:  # _NEXT: the node at ``ply`` is done, cut off, or goes on to its next child
-            best = frames[ply, F_BEST]
-            b = frames[ply, F_BETA]
-            cursor = frames[ply, F_CURSOR]
-            count = frames[ply, F_COUNT]
+            best = fr[F_BEST]
+            b = fr[F_BETA]
+            cursor = fr[F_CURSOR]
+            count = fr[F_COUNT]
             state = states[ply]
             side = mover(state, tables)
             # a node searches at least one child: deep in remoteness mode a widened window
             # may lie wholly below every score, and the first child's score is the bound
             if cursor < count and (best == -INFINITY or (best < b and best < max_score)):
-                start = frames[ply, F_START]
-                if cursor >= start and frames[ply, F_ORDERED] == 0:
-                    frames[ply, F_ORDERED] = 1
+                start = fr[F_START]
+                if cursor >= start and fr[F_ORDERED] == 0:
+                    fr[F_ORDERED] = 1
                     winner = -1
                     if ctl[C_ORDER] != 0:
-                        winner = order(state, tables, moves[ply], start, count, order_keys[ply])
+                        winner = order(state, tables, mv, start, count, ok)
                     else:
                         for k in range(start, count):
-                            order_keys[ply, k] = 0
+                            ok[k] = 0
                     if winner >= 0:  # a move that wins at once: nothing beats it
                         ctl[S_IMMEDIATE_WINS] += 1
-                        frames[ply, F_BEST] = max_score
-                        frames[ply, F_BEST_MOVE] = moves[ply, winner]
-                        frames[ply, F_BEST_FLAGGED] = 0
+                        fr[F_BEST] = max_score
+                        fr[F_BEST_MOVE] = mv[winner]
+                        fr[F_BEST_FLAGGED] = 0
                         continue  # finished below, on the next pass
                     for k in range(start, count):
-                        m = moves[ply, k]
+                        m = mv[k]
                         history = 0
                         if ctl[C_HISTORY] != 0 and m < codes:
                             history = min(ctl[HISTORY + side * codes + m], HISTORY_CAP)
-                        order_keys[ply, k] = (
-                            order_keys[ply, k] * (HISTORY_CAP + 1) - history
-                        ) * scale + k
+                        ok[k] = (ok[k] * (HISTORY_CAP + 1) - history) * scale + k
                     if look_ahead:
                         row = children[ply]
                         for k in range(start, count):
-                            ck0, ck1, ctag, csym = child_key(
-                                state, moves[ply, k], tables, states[ply + 1]
-                            )
+                            ck0, ck1, ctag, csym = child_key(state, mv[k], tables, states[ply + 1])
                             row[CHILD_COLUMNS * k + _CK0] = np.int64(ck0)
                             row[CHILD_COLUMNS * k + _CK1] = np.int64(ck1)
                             row[CHILD_COLUMNS * k + _CTAG] = ctag
@@ -403,19 +410,19 @@ def search(
                 index = -1
                 if cursor >= start:  # selection of the smallest key
                     chosen = cursor
-                    smallest = order_keys[ply, cursor]
+                    smallest = ok[cursor]
                     for k in range(cursor + 1, count):
-                        if order_keys[ply, k] < smallest:
-                            smallest = order_keys[ply, k]
+                        if ok[k] < smallest:
+                            smallest = ok[k]
                             chosen = k
-                    m = moves[ply, chosen]
-                    moves[ply, chosen] = moves[ply, cursor]
-                    moves[ply, cursor] = m
-                    order_keys[ply, chosen] = order_keys[ply, cursor]
-                    order_keys[ply, cursor] = smallest
+                    m = mv[chosen]
+                    mv[chosen] = mv[cursor]
+                    mv[cursor] = m
+                    ok[chosen] = ok[cursor]
+                    ok[cursor] = smallest
                     index = smallest & (scale - 1)
-                m = moves[ply, cursor]
-                a = frames[ply, F_ALPHA]
+                m = mv[cursor]
+                a = fr[F_ALPHA]
                 child_alpha = -toward_leaf(b, remoteness)
                 child_beta = -toward_leaf(a, remoteness)
                 known = look_ahead and index >= 0
@@ -438,17 +445,17 @@ def search(
                             ctl[S_HITS] += 1
                             if ply + 1 > ctl[S_MAX_PLY]:
                                 ctl[S_MAX_PLY] = ply + 1
-                            frames[ply, F_SIGN] = -1
+                            fr[F_SIGN] = -1
                             value = stored
                             flagged = False
                             ply += 1
                             step = _UP
                             continue
-                    if ctl[C_ETC] != 0 and frames[ply, F_ETC_DONE] == 0:
-                        frames[ply, F_ETC_DONE] = 1
+                    if ctl[C_ETC] != 0 and fr[F_ETC_DONE] == 0:
+                        fr[F_ETC_DONE] = 1
                         cut = -1
                         for k in range(cursor + 1, count):
-                            other = order_keys[ply, k] & (scale - 1)
+                            other = ok[k] & (scale - 1)
                             stored_flag, stored = entry_of(
                                 tt,
                                 np.uint64(row[CHILD_COLUMNS * other + _CK0]),
@@ -460,17 +467,17 @@ def search(
                                 cut = k
                                 break
                             if stored_flag != 0 and stored_flag != UPPER and stored >= child_beta:
-                                order_keys[ply, k] += REFUTED_LAST
+                                ok[k] += REFUTED_LAST
                         if cut >= 0:  # the node's result as after visiting that child
                             ctl[S_NODES] += 1
                             ctl[S_HITS] += 1
                             ctl[S_SETTLED] += 1
                             ctl[S_ETC_CUTOFFS] += 1
-                            m = moves[ply, cut]
-                            moves[ply, cut] = moves[ply, cursor]
-                            moves[ply, cursor] = m
-                            order_keys[ply, cut] = order_keys[ply, cursor]
-                            frames[ply, F_SIGN] = -1
+                            m = mv[cut]
+                            mv[cut] = mv[cursor]
+                            mv[cursor] = m
+                            ok[cut] = ok[cursor]
+                            fr[F_SIGN] = -1
                             value = stored
                             flagged = False
                             ply += 1
@@ -478,11 +485,11 @@ def search(
                             continue
                 play(state, m, tables, states[ply + 1])
                 if mover(states[ply + 1], tables) == side:
-                    frames[ply, F_SIGN] = 1
+                    fr[F_SIGN] = 1
                     frames[ply + 1, F_ALPHA] = toward_leaf(a, remoteness)
                     frames[ply + 1, F_BETA] = toward_leaf(b, remoteness)
                 else:
-                    frames[ply, F_SIGN] = -1
+                    fr[F_SIGN] = -1
                     frames[ply + 1, F_ALPHA] = child_alpha
                     frames[ply + 1, F_BETA] = child_beta
                 if known:
@@ -498,24 +505,24 @@ def search(
                 step = _ENTER
                 continue
             # the node is finished: store its bound, credit a cut-off, hand it up
-            best_move = frames[ply, F_BEST_MOVE]
-            work = ctl[S_NODES] - frames[ply, F_NODES]
+            best_move = fr[F_BEST_MOVE]
+            work = ctl[S_NODES] - fr[F_NODES]
             if best >= max_score:  # nothing can beat it: exact whatever the window
                 node_flag = EXACT
-                result_flagged = frames[ply, F_BEST_FLAGGED] != 0
+                result_flagged = fr[F_BEST_FLAGGED] != 0
             elif best >= b:
                 node_flag = LOWER
-                result_flagged = frames[ply, F_BEST_FLAGGED] != 0
-            elif best <= frames[ply, F_ALPHA0]:
+                result_flagged = fr[F_BEST_FLAGGED] != 0
+            elif best <= fr[F_ALPHA0]:
                 node_flag = UPPER
-                result_flagged = frames[ply, F_ANY_FLAGGED] != 0
+                result_flagged = fr[F_ANY_FLAGGED] != 0
             else:
                 node_flag = EXACT
-                result_flagged = frames[ply, F_ANY_FLAGGED] != 0
+                result_flagged = fr[F_ANY_FLAGGED] != 0
             if (best >= b or best >= max_score) and not (horizon > 0 and result_flagged):
                 _credit(ctl, side, best_move, work)
             if not result_flagged:
-                _store(tt, frames, ply, node_flag, best, best_move, work, tables, ctl)
+                _store(tt, fr, node_flag, best, best_move, work, tables, ctl)
             value = best
             flagged = result_flagged
             step = _UP

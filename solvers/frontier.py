@@ -527,7 +527,7 @@ def solve_job(
         max_seconds = left if max_seconds is None else min(max_seconds, left)
     kernel = job_kernel(game, tt_entries, method) if solver == "compiled" else None
     if kernel is not None:
-        from solvers.kernels.table import S_NODES
+        from solvers.kernel_table import S_NODES
 
         nodes_before = kernel.stat(S_NODES)  # the kept kernel counts every job's nodes
         try:

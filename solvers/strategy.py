@@ -269,7 +269,7 @@ class KernelChooser:
 
     @property
     def nodes(self) -> int:
-        from solvers.kernels.table import S_NODES
+        from solvers.kernel_table import S_NODES
 
         return self.kernel.stat(S_NODES)
 

@@ -21,8 +21,8 @@ from cgt.games.control import Control
 from cgt.games.lag import FAR_ROW_GOALS, GOALS, Lag
 from cgt.games.super_nonnect import SuperNonnect
 from cgt.protocol import Outcome
+from solvers.kernel_base import CompiledKernel
 from solvers.kernels import control, lag, super_nonnect
-from solvers.kernels.base import CompiledKernel
 from solvers.kernels.control import ControlKernel
 from solvers.kernels.lag import LagKernel
 from solvers.kernels.super_nonnect import SuperNonnectKernel

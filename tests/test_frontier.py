@@ -15,7 +15,7 @@ from cgt.protocol import Outcome
 from cgt.registry import load_game
 from solvers.database import SolutionDatabase
 from solvers.frontier import FrontierTree, build_tree, evaluate, relevant_jobs, solve_frontier
-from solvers.kernels.table import S_NODES
+from solvers.kernel_table import S_NODES
 from solvers.retrograde import retrograde
 from solvers.split import solve_by_openings
 

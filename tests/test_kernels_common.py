@@ -1,4 +1,4 @@
-"""What every compiled kernel shares (solvers/kernels/base.py and table.py): one entry-point
+"""What every compiled kernel shares (solvers/kernel_base.py and table.py): one entry-point
 signature, the time budget, progress reports, searches resumed in node-budget slices, and the
 memory estimate.
 
@@ -15,11 +15,10 @@ import pytest
 
 from cgt.errors import CGTError, ParameterError
 from cgt.registry import load_game
-from solvers import kernels
+from solvers import kernel_base, kernels
+from solvers.kernel_table import BUCKET_BYTES
 from solvers.kernels import KERNELS, SearchBudgetExceeded, estimate_bytes
-from solvers.kernels import base as kernel_base
 from solvers.kernels.control import ControlKernel
-from solvers.kernels.table import BUCKET_BYTES
 from solvers.retrograde import retrograde
 
 #: The signature every entry point of KERNELS has (name -> default), after (game, position).

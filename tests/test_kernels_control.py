@@ -16,14 +16,9 @@ import pytest
 from cgt.errors import ParameterError, PositionError
 from cgt.games.control import Control
 from cgt.protocol import Outcome
-from solvers.kernels.control import (
-    S_ETC_CUTOFFS,
-    S_REPETITIONS,
-    ControlKernel,
-    solve_control,
-    warm_up,
-)
-from solvers.kernels.table import S_NODES
+from solvers.engine_search import S_ETC_CUTOFFS
+from solvers.kernel_table import S_NODES, S_REPETITIONS
+from solvers.kernels.control import ControlKernel, solve_control, warm_up
 from solvers.retrograde import PositionLimitExceeded, retrograde
 
 

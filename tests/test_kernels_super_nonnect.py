@@ -18,6 +18,7 @@ import pytest
 
 from cgt.errors import ParameterError, PositionError
 from cgt.games.super_nonnect import SuperNonnect
+from solvers.kernel_table import INFINITY, S_ABORTED, S_NODE_LIMIT
 from solvers.kernels.super_nonnect import (
     MAX_CELLS,
     S_ETC_CUTOFFS,
@@ -26,7 +27,6 @@ from solvers.kernels.super_nonnect import (
     solve_super_nonnect,
     warm_up,
 )
-from solvers.kernels.table import INFINITY, S_ABORTED, S_NODE_LIMIT
 from solvers.retrograde import PositionLimitExceeded, retrograde
 
 SHAPES: list[dict[str, Any]] = [

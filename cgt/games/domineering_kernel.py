@@ -51,7 +51,7 @@ from cgt.progress import Progress
 
 I64 = Any
 """An int64 of the compiled code: Python ints from callers, numpy int64 inside (mypy cannot
-tell them apart usefully, as in :mod:`solvers.kernels.table`)."""
+tell them apart usefully, as in :mod:`solvers.kernel_table`)."""
 
 #: Boards up to this many cells fit the kernel's int64 bitmasks (flood fill adds masks).
 MAX_CELLS = 62

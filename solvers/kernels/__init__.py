@@ -2,7 +2,7 @@
 reach in pure Python.
 
 A kernel restates one game's rules on uint64 bitboards and searches them with a negamax
-alpha-beta whose transposition table lives in one numpy array (:mod:`solvers.kernels.table`).
+alpha-beta whose transposition table lives in one numpy array (:mod:`solvers.kernel_table`).
 It is a second, independent statement of the rules, so tests compare it move for move with
 the readable game module and value for value with :mod:`solvers.retrograde`.
 
@@ -15,7 +15,7 @@ Every entry point in :data:`KERNELS` has the same signature::
 ``move_values=False`` asks for the root's value alone (no move values, no line): a won root
 then needs one winning move proved instead of every move's exact value.
 
-``max_seconds`` running out raises :class:`~solvers.kernels.base.SearchBudgetExceeded` (a
+``max_seconds`` running out raises :class:`~solvers.kernel_base.SearchBudgetExceeded` (a
 :class:`~cgt.errors.CGTError`); ``progress`` (a :data:`cgt.progress.Progress`)
 is called about every half second with ``{"phase": "search", "nodes", "positions",
 "seconds"}`` and after each root move with ``{"phase": "root move", "move", "outcome",
@@ -32,15 +32,15 @@ from collections.abc import Callable
 from typing import Any
 
 from cgt.protocol import Game
+from solvers.kernel_base import CompiledKernel, KernelSolver, SearchBudgetExceeded
+from solvers.kernel_table import table_bytes
 from solvers.kernels import control, entropy, interleave, lag, super_nonnect
-from solvers.kernels.base import CompiledKernel, KernelSolver, SearchBudgetExceeded
 from solvers.kernels.control import ControlKernel, solve_control
 from solvers.kernels.entropy import solve_entropy
 from solvers.kernels.interleave import solve_interleave
 from solvers.kernels.lag import LagKernel, solve_lag
 from solvers.kernels.plugin import KernelPlugin
 from solvers.kernels.super_nonnect import SuperNonnectKernel, solve_super_nonnect
-from solvers.kernels.table import table_bytes
 from solvers.playout import PlayoutRules
 
 #: Every compiled plug-in: what each declares is all the solvers know of its game. A game
@@ -100,7 +100,7 @@ OVERHEAD_BYTES = 64 << 20
 
 def estimate_bytes(tt_entries: int) -> int:
     """Memory a kernel solve with a table of ``tt_entries`` slots needs (every kernel uses the
-    layout of :mod:`solvers.kernels.table`: 32 bytes per slot, the count rounded down to a
+    layout of :mod:`solvers.kernel_table`: 32 bytes per slot, the count rounded down to a
     power of two), so a caller can refuse a table that cannot fit before allocating it."""
     return table_bytes(tt_entries) + OVERHEAD_BYTES
 

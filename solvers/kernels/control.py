@@ -23,82 +23,37 @@ removal (:data:`KERNEL_REMOVAL`); the Python API converts them to the game's mov
 
 Search
 ------
-Negamax alpha-beta, fail-soft, exactly as :mod:`solvers.alphabeta` (read its docstring):
+The engine's alpha-beta (:mod:`solvers.engine_search`, the same for every game; its
+docstring says how it searches) on Control's plug-in (:func:`engine_generate` and the
+functions after it). What the plug-in gives the engine:
 
-* scores are for the player to move; value mode uses -1/0/1, remoteness mode mate-distance
-  scores ``BIG - r`` / ``-(BIG - r)``; windows passed down are widened by one step so bounds
-  stay exact;
-* the transposition table is one uint64 array in 64-byte buckets of two slots: FULL key
-  (white mask, black mask) plus side to move verified on every probe, bound flag
-  EXACT/LOWER/UPPER, score, best move and log2 of the subtree's node count; slot 0 is
-  work-preferred, slot 1 always-replace; capacity fixed by ``tt_entries``. A node probes
-  each child's entry itself and calls the search only for children that entry does not
-  settle (about half are settled; each still counts as one node, so node counts and table
-  statistics are those of a call per child: a node is one visit of a position, a call
-  entered or a child settled by its entry, ``ctl[S_SETTLED]`` of them). With a table far
-  bigger than the caches a probe is a wait for memory, about half a node's time on size 4;
-  so before counting the replies, a node computes every child's key and prefetches its
-  bucket (``llvm.prefetch``), and the visits find most buckets already in the cache;
-* enhanced transposition cut-off (ETC, ``etc=True``, adjacent rule): before its first
-  search call a node reads the entries of all its remaining children. One that refutes the
-  child (the child's score at most the child's alpha) cuts the node off at once, counted as
-  the one child visit it replaces (``ctl[S_ETC_CUTOFFS]``); one that says the child cannot
-  raise alpha moves that child to the end of the order, where a cut-off may spare its
-  visit. It is done lazily (not at a node its first child's entry already decides, the
-  common case on size 4). It saves whole subtrees at some cost in nodes per second, since
-  the probes of children never visited are work no node count shows; both are measured on
-  benchmarks/TUNING.md;
-* move ordering: table move first, searched before the other moves are even ordered (it
-  often cuts off alone), then (``mobility_ordering``, default) the moves that leave the
-  opponent the fewest replies, ties by the history heuristic: every cut-off (a win found
-  too, the common cut-off in value mode; an ETC cut-off; a move leaving no reply) credits
-  its move with the square of the bit length of the work it took (:func:`_credit`): in
-  value mode most cut-offs are wins, so crediting fail-highs alone would leave almost no
-  history. A child with no reply is a win found without searching, which is why the
-  fewest replies go first. The moves are picked one at a time (selection of the smallest
-  key, the position in the list breaking ties: the order of a stable sort) because most
-  nodes cut off after the first move. What each of these choices gains or costs, in value
-  mode and under ``sight``, is on benchmarks/TUNING.md;
-* incremental control (adjacent rule): each node receives the bit-sliced vote counts of
-  both players from its parent (a placement adds one vote around its cell, a removal takes
-  one away: a 3-bit bit-sliced increment on the six neighbours), so the node's move
-  generation does not recompute the twelve shifted boards and the two adders; a child's
-  reply count is two popcounts of masks prepared once per node (see "replies" in
-  :func:`search`); under ``sight`` a move changes whole rays and the counts are recomputed;
-* the compiled functions run without NRT reference counting (``solvers.kernels.table.
-  compiled``): with it, every recursive call paid an atomic incref and decref per array
-  argument, some 40% of a node's time;
-* a node budget (``ctl[S_NODE_LIMIT]``) stops the search cleanly for
-  :mod:`solvers.kernels.base`'s progress reports and ``max_seconds``;
+* incremental control (adjacent rule): a state carries the bit-sliced vote counts of both
+  colours, and a move updates them on the six neighbours of its cell (a placement adds one
+  vote, a removal takes one away: a 3-bit bit-sliced increment), so move generation never
+  recomputes the twelve shifted boards and the two adders; under ``sight`` a move changes
+  whole rays and the counts are recomputed;
+* ordering hints (``mobility_ordering``, default): the replies a move leaves the
+  opponent, two popcounts of masks prepared once per node (:func:`engine_order`); a move
+  that leaves no reply is a win found without a visit, which is why the fewest replies go
+  first;
 * symmetry: positions with at most ``symmetry_pieces`` pieces are keyed by their canonical
-  image (smallest (white, black) over the 12 board symmetries); the stored best move is
-  kept in the canonical frame and mapped back on probe. The choice depends only on the
-  position, so each position has one key. The 12 images travel down the search path in
-  ``path``, each move setting or clearing one bit per image (the root's come from
-  byte-chunk lookup tables) instead of transforming both boards at every node; the parent
-  computes a child's images and key in one pass and passes the key down. Only nodes with at
-  most ``symmetry_pieces + 1`` pieces keep images (a removal back under that count rebuilds
-  them from its few pieces), so a small threshold costs nothing deep in the tree; the
-  default is by board size where measured (:data:`DEFAULT_SYMMETRY_PIECES`);
-* the recursive call takes three arrays (numba passes each as some seven machine words):
-  the board tables with the search path after them (``T_PATH``), the control array with the
-  per-ply move lists after it (``FRAMES``), and the table;
-* ``control=adjacent`` is acyclic (the potential argument of the claim control.termination),
-  so the plain search is exact. Under ``control=sight`` cycles exist: a position repeated on
-  the current path scores DRAW, and results that depended on such a cut-off are flagged and
-  never stored, as in :mod:`solvers.alphabeta` (same GHI argument: the root value is exact,
-  so every root move is searched as its own root with an empty path). Why a repetition may
-  score a draw: a player who can force a win can do it by a line that never repeats (the
-  retrograde attractor strictly shortens the distance to the end), and a player who cannot
-  force a win can avoid losing for ever, which a finite search sees as a repetition. Checked
-  against retrograde on every size-2 position and on size-3 positions near the end, and
-  against depth-bounded proofs over the readable rules on size 3 (tests/test_kernels_control.py).
-  Size 3 is solved in value mode (White wins after all 12 openings); exact remoteness under
-  sight stores so little that it did not finish in 420 s.
+  image (smallest (white, black) over the 12 board symmetries); the best move is kept in
+  the canonical frame (:func:`engine_move_to_key`). The 12 images travel in the state, each
+  move setting or clearing one bit per image, instead of transforming both boards at every
+  node, and only while the position has at most ``symmetry_pieces + 1`` pieces, so a small
+  threshold costs nothing deep in the tree (the default is by board size where measured:
+  :data:`DEFAULT_SYMMETRY_PIECES`); a child's key comes from the parent's images without
+  playing the move (:func:`engine_child_key`);
+* ``control=adjacent`` is acyclic (the potential argument of the claim control.termination).
+  Under ``control=sight`` positions repeat: the engine scores a repetition on the path a
+  draw and stores nothing that depended on one (the first three state words name the
+  position; why that is exact is in the engine's docstring). Checked against retrograde on
+  every size-2 position and on size-3 positions near the end, and against depth-bounded
+  proofs over the readable rules on size 3 (tests/test_kernels_control.py).
 
 ``method="dfpn"`` replaces alpha-beta by depth-first proof-number search (win/loss only,
 adjacent rule only): :func:`dfpn` with the shared machinery of
-:mod:`solvers.kernels.proof_numbers` (table with least-work replacement, enhanced
+:mod:`solvers.proof_numbers` (table with least-work replacement, enhanced
 transposition cutoff, children initialised to (1, replies), the 1 + epsilon trick; that
 module's docstring says why graph-history interaction cannot arise here). Its nodes and time
 against alpha-beta on the same positions: ``benchmarks/DFPN.md``.
@@ -118,43 +73,28 @@ from cgt.boards.hexhex import HexBoard
 from cgt.errors import ParameterError, PositionError
 from cgt.progress import Progress
 from cgt.protocol import Game
-from solvers.kernels.base import CompiledKernel, run_solve
-from solvers.kernels.plugin import KernelPlugin
-from solvers.kernels.table import (
+from solvers.engine import EngineKernel
+from solvers.kernel_base import run_solve
+from solvers.kernel_table import (
     _U0,
     _U1,
     _U255,
-    BIG,
-    EXACT,
     I64,
-    INFINITY,
-    LOWER,
     S_ABORTED,
     S_HITS,
     S_MAX_PLY,
+    S_NEW_STORES,
     S_NODE_LIMIT,
     S_NODES,
     S_OVERFLOW,
     S_PROBES,
-    S_REPETITIONS,
-    SLOT_WORDS,
+    S_STORES,
     U64,
-    UPPER,
-    bucket_base,
     compiled,
-    credit,
-    entry_flag,
-    entry_move,
-    entry_of,
-    entry_score,
-    holds,
     new_table,
     popcount,
-    store,
-    toward_leaf,
-    toward_root,
 )
-from solvers.kernels.table import prefetch as _prefetch
+from solvers.kernels.plugin import KernelPlugin
 from solvers.playout import DEFAULT_MAX_PLIES, PlayoutRules, mask_words, plug_in, words_mask
 from solvers.result import SolveResult
 
@@ -182,58 +122,31 @@ def default_symmetry_pieces(size: int) -> int:
     return DEFAULT_SYMMETRY_PIECES.get(size, ALL_PIECES)
 
 
-# indices into the control array ``ctl`` (int64): configuration, then statistics, then the
-# history table (2 sides x MOVE_CODES) at HISTORY
+# indices into the rules' configuration ``config`` (int64; ``tables[1]`` of the plug-in and
+# the df-pn's control array, whose statistics sit at solvers.kernel_table's S_* indices)
 C_STRIDE = 0
 C_SIGHT = 1
 C_PERIMETER_OPENING = 2
-C_REMOTENESS = 3
 C_SYMMETRY_PIECES = 4
-C_BUCKET_MASK = 5
 C_MAX_PLY = 6
 C_CHUNKS = 7
 C_RAY_STEPS = 8
 C_MOBILITY = 9
-#: 1: enhanced transposition cut-offs (probe every child's entry before searching any).
-C_ETC = 10
-#: Statistics of this kernel beyond solvers.kernels.table's: children settled by their
-#: table entry without a search call (each counted as a node), and enhanced
-#: transposition cut-offs (ETC) among them.
-S_SETTLED = 26
-S_ETC_CUTOFFS = 27
-HISTORY = 32
-#: History counts saturate here in ordering keys (room for a mobility count above).
-HISTORY_CAP = (1 << 24) - 1
-CTL_LENGTH = HISTORY + 2 * MOVE_CODES
-#: The per-ply move lists (see FRAME_WIDTH) follow the control words in the same array.
-FRAMES = CTL_LENGTH
-#: Added to the order key of a child whose table entry says it cannot raise alpha: last.
-REFUTED_LAST = 1 << 45
+CONFIG_LENGTH = 32
 
 # indices into the geometry array ``geo`` (uint64)
 G_VALID = 0
 G_PERIMETER = 1
 
-# the search's read-only board tables, one uint64 array ``tables``: the geometry above (so
-# that ``tables`` serves as ``geo``), the neighbour mask of every padded cell (the adjacent
-# rule's incremental counts), the image bit of every padded cell under every symmetry (the
-# incremental canonical keys), and every move code's image under every symmetry and back
+# the read-only board tables, one uint64 array: the geometry above (so that it serves as
+# ``geo``), the neighbour mask of every padded cell (the adjacent rule's incremental
+# counts), the image bit of every padded cell under every symmetry (the incremental
+# canonical keys), and every move code's image under every symmetry and back
 T_NBR = 2
 T_SYM_BITS = T_NBR + 64
 T_PERM = T_SYM_BITS + 12 * 64
 T_PERM_BACK = T_PERM + 12 * MOVE_CODES
 TABLES_LENGTH = T_PERM_BACK + 12 * MOVE_CODES
-#: The search path (see PATH_WIDTH) follows the board tables in the same array.
-T_PATH = TABLES_LENGTH
-#: ``path[ply * PATH_WIDTH:]``: white, black, then the images of (white, black) under the
-#: 12 symmetries.
-PATH_IMAGES = 2
-PATH_WIDTH = PATH_IMAGES + 24
-#: ``frames[ply * FRAME_WIDTH:]``: the moves of the node at ``ply``, their order keys, then
-#: the children's table keys (white, black, symmetry) by the moves' original index.
-FRAME_WIDTH = 5 * MOVE_CODES
-#: Prefetch every child's table bucket while ordering the moves.
-PREFETCH = True
 
 
 # ------------------------------------------------------------------------- bit helpers
@@ -400,12 +313,7 @@ def _child(white: U64, black: U64, side: I64, move: I64) -> tuple[U64, U64]:
     return white, black | bit
 
 
-# ------------------------------------------------------------------------- the search
-#: The table's store inlined into the search (one call and some twenty words of arguments
-#: fewer per node).
-_store = njit(cache=True, inline="always")(store.py_func)
-
-
+# ------------------------------------------------------------------------- vote counts
 @compiled
 def vote_counts(
     own: U64, opp: U64, geo: np.ndarray, ctl: np.ndarray
@@ -452,519 +360,278 @@ def _subtract(x0: U64, x1: U64, x2: U64, cells: U64) -> tuple[U64, U64, U64]:
     return x0 ^ cells, x1 ^ b0, x2 ^ b1
 
 
-@njit(cache=True, inline="always")
-def _child_counts(
-    o0: U64,
-    o1: U64,
-    o2: U64,
-    p0: U64,
-    p1: U64,
-    p2: U64,
-    move: I64,
-    tables: np.ndarray,
-) -> tuple[U64, U64, U64, U64, U64, U64]:
-    """Adjacent rule: the mover's and the opponent's vote counts after the mover plays
-    ``move`` (a placement adds one own vote around the cell, a removal takes one opponent
-    vote away): only the six neighbours change."""
-    if move >= KERNEL_REMOVAL:
-        p0, p1, p2 = _subtract(p0, p1, p2, tables[T_NBR + move - KERNEL_REMOVAL])
-    else:
-        o0, o1, o2 = _add(o0, o1, o2, tables[T_NBR + move])
-    return o0, o1, o2, p0, p1, p2
+# ------------------------------------------------------------------ the engine plug-in
+# The rules above as the engine's plug-in (docs/engine.md; the search is
+# solvers/engine_search.py, shared by every game). ``tables`` is (the board tables: geometry,
+# neighbour masks, symmetry bits and move permutations, T_* above; the configuration: the
+# C_* words above). A state is E_WORDS uint64 words: white, black and the side to move (what
+# names the position), then the bit-sliced vote counts of white's pieces and of black's
+# (adjacent rule: kept move by move, a placement adds one vote around its cell and a
+# removal takes one away), whether the images are kept, and the images of (white, black)
+# under the 12 board symmetries, kept move by move (one bit set or cleared in each) while
+# the position has at most ``symmetry_pieces + 1`` pieces, so that the canonical key of a
+# position with few pieces is the smallest of 12 pairs.
+E_WHITE, E_BLACK, E_SIDE = 0, 1, 2
+#: white's counts (bit 0, 1, 2), then black's
+E_COUNTS = 3
+E_IMAGES_KEPT = 9
+E_IMAGES = 10
+E_WORDS = E_IMAGES + 24
 
 
 @njit(cache=True, inline="always")
-def _images(
-    path: np.ndarray,
-    images: I64,
-    child_images: I64,
-    tables: np.ndarray,
-    move: I64,
-    side: I64,
-    reduce: bool,
-    child_w: U64,
-    child_b: U64,
-    write: bool,
-) -> tuple[U64, U64, I64]:
-    """The table key of the child (``child_w``, ``child_b``) after ``move`` and the
-    symmetry giving it: its smallest image (canonical()) when ``reduce``, else the child
-    itself. Its images are the parent's (at ``path[images:]``) with one bit set or cleared
-    each; ``write`` stores them at ``path[child_images:]`` for the child's own children."""
-    removal = move >= KERNEL_REMOVAL
-    cell = move - KERNEL_REMOVAL if removal else move
-    white_changes = (side == 0) != removal
-    key_w = child_w
-    key_b = child_b
-    key_sym = 0
-    for s in range(12):
-        bit = tables[T_SYM_BITS + 64 * s + cell]
-        w = path[images + 2 * s]
-        b = path[images + 2 * s + 1]
-        if removal:
-            if white_changes:
-                w &= ~bit
-            else:
-                b &= ~bit
-        elif white_changes:
-            w |= bit
-        else:
-            b |= bit
-        if write:
-            path[child_images + 2 * s] = w
-            path[child_images + 2 * s + 1] = b
-        if reduce and (w < key_w or (w == key_w and b < key_b)):
-            key_w = w
-            key_b = b
-            key_sym = s
-    return key_w, key_b, key_sym
+def _mover_counts(state: np.ndarray, tables: Any) -> tuple[U64, U64, U64, U64, U64, U64]:
+    """The mover's and the opponent's bit-sliced vote counts: kept in the state under the
+    adjacent rule, counted afresh under sight (a move changes whole rays)."""
+    board, cfg = tables
+    side = np.int64(state[E_SIDE])
+    own = state[side]
+    opp = state[1 - side]
+    if cfg[C_SIGHT] != 0:
+        return vote_counts(own, opp, board, cfg)
+    o = E_COUNTS + 3 * side
+    p = E_COUNTS + 3 * (1 - side)
+    return state[o], state[o + 1], state[o + 2], state[p], state[p + 1], state[p + 2]
 
 
 @njit(cache=True, inline="always")
-def _fill_images(path: np.ndarray, at: I64, tables: np.ndarray, white: U64, black: U64) -> None:
-    """The 12 images of (``white``, ``black``) from scratch at ``path[at:]``, one table
-    word per piece and symmetry: for a node whose parent kept no images (it had more
-    pieces than the symmetry threshold allows), cheap for the few pieces it has."""
-    for s in range(12):
-        path[at + 2 * s] = _U0
-        path[at + 2 * s + 1] = _U0
-    for colour in range(2):
-        pieces = white if colour == 0 else black
-        while pieces:
-            cell: I64 = trailing_zeros(pieces)  # type: ignore[call-arg]
-            for s in range(12):
-                path[at + 2 * s + colour] |= tables[T_SYM_BITS + 64 * s + cell]
-            pieces &= pieces - _U1
-
-
-@njit(cache=True, inline="always")
-def _entry(tt: np.ndarray, k0: U64, k1: U64, side: I64, ctl: np.ndarray) -> tuple[I64, I64]:
-    """(bound flag, score) of the key's table entry; flag 0 when the table has none."""
-    return entry_of(tt, k0, k1, side, ctl[C_BUCKET_MASK])
-
-
-@njit(cache=True, inline="always")
-def _credit(ctl: np.ndarray, at: I64, work: I64) -> None:
-    """History heuristic (:func:`solvers.kernels.table.credit`) over this kernel's counts."""
-    credit(ctl, at, work, HISTORY, 2 * MOVE_CODES, HISTORY_CAP)
-
-
-@compiled
-def root_key(
-    white: U64, black: U64, sym_tables: np.ndarray, ctl: np.ndarray, path: np.ndarray
-) -> tuple[U64, U64, I64]:
-    """Fill the root's row of the search path (the position and its 12 images) and return
-    its table key and the symmetry giving it (what a parent passes to :func:`search`)."""
-    chunks = ctl[C_CHUNKS]
-    path[0] = white
-    path[1] = black
-    for s in range(12):
-        path[PATH_IMAGES + 2 * s] = _transform(white, s, sym_tables, chunks)
-        path[PATH_IMAGES + 2 * s + 1] = _transform(black, s, sym_tables, chunks)
-    if ctl[C_SYMMETRY_PIECES] < 0 or popcount(white | black) > ctl[C_SYMMETRY_PIECES]:
-        return white, black, 0
-    return canonical(white, black, sym_tables, chunks)
-
-
-@compiled
-def search(
-    white: U64,
-    black: U64,
-    side: I64,
-    alpha: I64,
-    beta: I64,
-    ply: I64,
-    kw: U64,
-    kb: U64,
-    sym: I64,
-    o0: U64,
-    o1: U64,
-    o2: U64,
-    p0: U64,
-    p1: U64,
-    p2: U64,
-    tables: np.ndarray,
-    ctl: np.ndarray,
-    tt: np.ndarray,
-) -> tuple[I64, bool]:
-    """Fail-soft negamax score of the position for ``side`` and whether it is flagged
-    (depended on a repetition cut-off or an exhausted node budget, hence never stored).
-
-    ``kw``, ``kb``: the position's table key (its canonical image when symmetry applies,
-    ``sym`` the symmetry giving it), computed by the parent together with the images in
-    ``path`` (:func:`root_key` at the root). ``o*``/``p*``: the bit-sliced vote counts of the
-    player to move and of the opponent (:func:`vote_counts`), kept incrementally from the
-    parent under the adjacent rule; the sight rule recomputes them here (a move changes the
-    rays through its cell). Few array arguments on purpose: numba passes every array as
-    some seven words, and this call runs once per node."""
-    ctl[S_NODES] += 1
-    if ctl[S_NODES] > ctl[S_NODE_LIMIT]:
-        ctl[S_ABORTED] = 1
-        return 0, True
-    if ply > ctl[S_MAX_PLY]:
-        ctl[S_MAX_PLY] = ply
-    # the search path lives in ``tables`` after the board tables, the move lists in ``ctl``
-    # after the control words: two array arguments fewer per call
-    path = tables
-    frames = ctl
-    remoteness = ctl[C_REMOTENESS]
-    sight = ctl[C_SIGHT]
-    row = T_PATH + ply * PATH_WIDTH
-    if sight != 0:
-        for p in range(row - 2 * PATH_WIDTH, T_PATH - 1, -2 * PATH_WIDTH):  # same side to move
-            if path[p] == white and path[p + 1] == black:
-                ctl[S_REPETITIONS] += 1
-                return 0, True
+def engine_generate(state: np.ndarray, tables: Any, out: np.ndarray) -> I64:
+    """Placements then removals in cell order (the readable module's order)."""
+    board, cfg = tables
+    white = state[E_WHITE]
+    black = state[E_BLACK]
+    side = np.int64(state[E_SIDE])
     occupied = white | black
-    base = bucket_base(kw, kb, side, ctl[C_BUCKET_MASK])
-    table_move: I64 = -1
-    for at in (base, base + SLOT_WORDS):
-        if holds(tt, at, kw, kb, side):
-            ctl[S_HITS] += 1
-            data = tt[at + 2]
-            stored_flag = entry_flag(data)
-            stored = entry_score(data)
-            if (
-                stored_flag == EXACT
-                or (stored_flag == LOWER and stored >= beta)
-                or (stored_flag == UPPER and stored <= alpha)
-            ):
-                return stored, False
-            table_move = np.int64(tables[T_PERM_BACK + sym * MOVE_CODES + entry_move(data)])
-            break
-    if ply >= ctl[C_MAX_PLY]:
-        ctl[S_OVERFLOW] = 1
-        return 0, True
-    if side == 0:
-        own = white
-        opp = black
-    else:
-        own = black
-        opp = white
-    if sight != 0:
-        o0, o1, o2, p0, p1, p2 = vote_counts(own, opp, tables, ctl)
-    valid = tables[G_VALID]
-    # legal moves from the counts (generate_moves, without recomputing the control masks)
-    frame = FRAMES + ply * FRAME_WIDTH
-    mine = _greater(o0, o1, o2, p0, p1, p2)
-    theirs = _greater(p0, p1, p2, o0, o1, o2)
-    if occupied == _U0 and side == 0 and ctl[C_PERIMETER_OPENING] == 1:
-        placements = tables[G_PERIMETER]
+    if occupied == _U0 and side == 0 and cfg[C_PERIMETER_OPENING] == 1:
+        placements = board[G_PERIMETER]
         removals = _U0
     else:
-        placements = valid & ~occupied & ~theirs
-        removals = opp & mine
+        o0, o1, o2, p0, p1, p2 = _mover_counts(state, tables)
+        placements = board[G_VALID] & ~occupied & ~_greater(p0, p1, p2, o0, o1, o2)
+        removals = state[1 - side] & _greater(o0, o1, o2, p0, p1, p2)
     count = 0
     while placements:
-        frames[frame + count] = trailing_zeros(placements)  # type: ignore[call-arg]
+        out[count] = trailing_zeros(placements)  # type: ignore[call-arg]
         count += 1
         placements &= placements - _U1
     while removals:
-        frames[frame + count] = KERNEL_REMOVAL + trailing_zeros(removals)  # type: ignore[call-arg]
+        out[count] = KERNEL_REMOVAL + trailing_zeros(removals)  # type: ignore[call-arg]
         count += 1
         removals &= removals - _U1
-    if count == 0:  # normal play: no legal move loses
-        return (-BIG if remoteness else -1), False
-    max_score = BIG - 1 if remoteness else 1
-    # ordering: the table move first, searched before the others are even ordered (it
-    # often cuts off alone); then, with mobility ordering, the moves leaving the opponent
-    # fewest replies (a reply-less child is a win nothing beats: return at once), ties and
-    # plain ordering by history (moves that caused cut-offs).
-    history = HISTORY + side * MOVE_CODES
-    mobility = ctl[C_MOBILITY]
-    keys = frame + MOVE_CODES
-    cached = keys + MOVE_CODES  # children's keys (white, black, symmetry) by move index
-    start = 0
-    if table_move >= 0:
-        for i in range(count):
-            if frames[frame + i] == table_move:
-                frames[frame + i] = frames[frame]
-                frames[frame] = table_move
-                start = 1
-                break
-    path[row] = white
-    path[row + 1] = black
-    symmetry_pieces = ctl[C_SYMMETRY_PIECES]
-    # the children's piece count: every move adds or removes one piece
-    pieces = popcount(occupied)
-    original_alpha = alpha
-    nodes_before = ctl[S_NODES]
-    best = -INFINITY
-    best_move: I64 = -1
-    best_flagged = False
-    any_flagged = False
-    child_alpha = -toward_leaf(beta, remoteness)
-    prefetch = PREFETCH and sight == 0
-    etc_done = False
-    etc_cutoff = False
-    i = 0
-    while i < count:
-        if i == start:  # order the moves after the table move (once: start is passed)
-            # replies (adjacent rule): every move gives me one vote more than now (a placement)
-            # or the opponent one fewer (a removal) on the six neighbours of its cell and
-            # changes no other count. On such a neighbour I then control it iff my votes >= the
-            # opponent's now (tip_mine), and the opponent loses control iff its votes are mine
-            # plus one now (tip_theirs). So the opponent's replies in the child are the cells it
-            # may place on now (opp_places) minus the neighbours that tip to me (and the placed
-            # cell), plus my pieces it may remove now (opp_removes) minus the neighbours that
-            # tip away from it: two popcounts per move instead of recounting every cell.
-            opp_places = valid & ~occupied & ~mine
-            opp_removes = own & theirs
-            tip_mine = ~theirs
-            plus0 = ~o0  # my counts plus one (at most 6 + 1: three bits suffice)
-            plus1 = o1 ^ o0
-            plus2 = o2 ^ (o1 & o0)
-            tip_theirs = ~((p0 ^ plus0) | (p1 ^ plus1) | (p2 ^ plus2))
-            if prefetch:
-                # every child's key, kept for the visit, and its table bucket on its way
-                # while the replies below are counted: the buckets are far apart in memory,
-                # and a visit that finds its bucket in the cache skips a long wait
-                for k in range(start, count):
-                    m = frames[frame + k]
-                    child_w, child_b = _child(white, black, side, m)
-                    if (pieces - 1 if m >= KERNEL_REMOVAL else pieces + 1) <= symmetry_pieces:
-                        ckw, ckb, child_sym = _images(
-                            path,
-                            row + PATH_IMAGES,
-                            0,
-                            tables,
-                            m,
-                            side,
-                            True,
-                            child_w,
-                            child_b,
-                            False,
-                        )
-                    else:
-                        ckw = child_w
-                        ckb = child_b
-                        child_sym = 0
-                    frames[cached + k] = np.int64(ckw)
-                    frames[cached + MOVE_CODES + k] = np.int64(ckb)
-                    frames[cached + 2 * MOVE_CODES + k] = child_sym
-                    _prefetch(tt, bucket_base(ckw, ckb, 1 - side, ctl[C_BUCKET_MASK]))  # type: ignore[call-arg]
-            for k in range(start, count):
-                m = frames[frame + k]
-                key = -min(ctl[history + m], HISTORY_CAP)
-                if mobility != 0:
-                    if sight != 0:
-                        child_w, child_b = _child(white, black, side, m)
-                        replies = count_moves(child_w, child_b, 1 - side, tables, ctl)
-                    elif m >= KERNEL_REMOVAL:  # see "replies" above; the cell stays mine
-                        around = tables[T_NBR + m - KERNEL_REMOVAL]
-                        replies = popcount(opp_places & ~(around & tip_mine)) + popcount(
-                            opp_removes & ~(around & tip_theirs)
-                        )
-                    else:  # the placed piece's cell is no longer empty
-                        around = tables[T_NBR + m]
-                        taken = _U1 << np.uint64(m)
-                        replies = popcount(opp_places & ~(around & tip_mine) & ~taken) + popcount(
-                            opp_removes & ~(around & tip_theirs)
-                        )
-                    if replies == 0:
-                        _credit(ctl, history + m, 1)
-                        _store(
-                            tt,
-                            base,
-                            kw,
-                            kb,
-                            side,
-                            EXACT,
-                            max_score,
-                            np.int64(tables[T_PERM + sym * MOVE_CODES + m]),
-                            ctl[S_NODES] - nodes_before + 1,
-                            ctl,
-                        )
-                        return max_score, False
-                    key += replies * (HISTORY_CAP + 1)
-                # the position breaks ties: the order of a stable sort, with unique keys
-                frames[keys + k] = key * MOVE_CODES + k
-        if i >= start:  # selection: a cut-off after a move or two leaves the rest unsorted
-            chosen = i
-            smallest = frames[keys + i]
-            for k in range(i + 1, count):
-                if frames[keys + k] < smallest:
-                    smallest = frames[keys + k]
-                    chosen = k
-            m = frames[frame + chosen]
-            frames[frame + chosen] = frames[frame + i]
-            frames[frame + i] = m
-            frames[keys + chosen] = frames[keys + i]
-            frames[keys + i] = smallest
-        m = frames[frame + i]
-        # the key computed while ordering (the low bits of the order key: the move's index
-        # then), or computed now together with the child's images
-        from_cache = prefetch and i >= start
-        index = frames[keys + i] & (MOVE_CODES - 1)
-        i += 1
-        child_w, child_b = _child(white, black, side, m)
-        child_pieces = pieces - 1 if m >= KERNEL_REMOVAL else pieces + 1
-        reduce = child_pieces <= symmetry_pieces
-        # the child keeps its 12 images in the path iff its own children may be keyed by
-        # symmetry (at most symmetry_pieces + 1 pieces); they come from this node's images
-        # when this node keeps them, else (a removal back under the threshold) from scratch
-        child_images = row + PATH_WIDTH + PATH_IMAGES
-        keep_images = child_pieces <= symmetry_pieces + 1
-        if from_cache:
-            ckw = np.uint64(frames[cached + index])
-            ckb = np.uint64(frames[cached + MOVE_CODES + index])
-            child_sym = frames[cached + 2 * MOVE_CODES + index]
-        elif keep_images and pieces <= symmetry_pieces + 1:
-            ckw, ckb, child_sym = _images(
-                path,
-                row + PATH_IMAGES,
-                child_images,
-                tables,
-                m,
-                side,
-                reduce,
-                child_w,
-                child_b,
-                True,
-            )
+    return count
+
+
+@njit(cache=True, inline="always")
+def engine_final(state: np.ndarray, tables: Any) -> I64:
+    return -1  # normal play: no legal move loses
+
+
+@njit(cache=True, inline="always")
+def engine_mover(state: np.ndarray, tables: Any) -> I64:
+    return np.int64(state[E_SIDE])
+
+
+@njit(cache=True, inline="always")
+def _keeps_images(pieces: I64, cfg: np.ndarray) -> bool:
+    return pieces <= cfg[C_SYMMETRY_PIECES] + 1
+
+
+@njit(cache=True, inline="always")
+def engine_play(state: np.ndarray, code: I64, tables: Any, child: np.ndarray) -> None:
+    board, cfg = tables
+    side = np.int64(state[E_SIDE])
+    removal = code >= KERNEL_REMOVAL
+    cell = code - KERNEL_REMOVAL if removal else code
+    bit = _U1 << np.uint64(cell)
+    changed = 1 - side if removal else side  # the colour whose board changes
+    for w in range(E_IMAGES_KEPT):
+        child[w] = state[w]
+    child[changed] = state[changed] & ~bit if removal else state[changed] | bit
+    child[E_SIDE] = np.uint64(1 - side)
+    if cfg[C_SIGHT] == 0:  # one vote more (placement) or fewer (removal) around the cell
+        at = E_COUNTS + 3 * changed
+        around = board[T_NBR + cell]
+        if removal:
+            x0, x1, x2 = _subtract(state[at], state[at + 1], state[at + 2], around)
         else:
-            ckw = child_w
-            ckb = child_b
-            child_sym = 0
-        # about half the children are settled by their table entry alone: probe here and
-        # skip the call for those (counted as the node the call would have been, with the
-        # same statistics; under sight the call checks repetitions first)
-        child_beta = -toward_leaf(alpha, remoteness)
-        settled = False
-        child_score = 0
-        flagged = False
-        if sight == 0 and ctl[S_NODES] < ctl[S_NODE_LIMIT]:
-            stored_flag, stored = _entry(tt, ckw, ckb, 1 - side, ctl)
-            if (
-                stored_flag == EXACT
-                or (stored_flag == LOWER and stored >= child_beta)
-                or (stored_flag == UPPER and stored <= child_alpha)
-            ):
-                settled = True
-                child_score = stored
-                ctl[S_NODES] += 1
-                ctl[S_SETTLED] += 1
-                ctl[S_HITS] += 1
-                if ply + 1 > ctl[S_MAX_PLY]:
-                    ctl[S_MAX_PLY] = ply + 1
-        if not settled and from_cache and not etc_done:
-            etc_done = True
-            if ctl[C_ETC] != 0 and ctl[S_NODES] < ctl[S_NODE_LIMIT]:
-                # enhanced transposition cut-off, before the first search call (a node
-                # decided by its first child's entry needs none): every remaining child's
-                # entry, its bucket fetched while the replies were counted. A child whose
-                # entry refutes it cuts this node off at once (one node: the child visit
-                # it replaces); a child whose entry says it cannot raise alpha goes last,
-                # where a cut-off may spare its visit.
-                etc_alpha = -toward_leaf(beta, remoteness)
-                for k in range(i, count):
-                    other = frames[keys + k] & (MOVE_CODES - 1)  # keep this child's ckw, ckb
-                    other_w = np.uint64(frames[cached + other])
-                    other_b = np.uint64(frames[cached + MOVE_CODES + other])
-                    stored_flag, stored = _entry(tt, other_w, other_b, 1 - side, ctl)
-                    if stored_flag != 0 and stored_flag != LOWER and stored <= etc_alpha:
-                        ctl[S_NODES] += 1
-                        ctl[S_HITS] += 1
-                        ctl[S_SETTLED] += 1
-                        ctl[S_ETC_CUTOFFS] += 1
-                        if ply + 1 > ctl[S_MAX_PLY]:
-                            ctl[S_MAX_PLY] = ply + 1
-                        # the node's result as after searching that child
-                        best = toward_root(-stored, remoteness)
-                        best_move = frames[frame + k]
-                        best_flagged = False
-                        etc_cutoff = True
-                        break
-                    if stored_flag != 0 and stored_flag != UPPER and stored >= child_beta:
-                        frames[keys + k] += REFUTED_LAST
-                if etc_cutoff:
-                    break
-        if not settled:
-            if not keep_images:
-                pass
-            elif pieces > symmetry_pieces + 1:
-                _fill_images(path, child_images, tables, child_w, child_b)
-            elif from_cache:  # its own children need its images
-                _images(
-                    path,
-                    row + PATH_IMAGES,
-                    child_images,
-                    tables,
-                    m,
-                    side,
-                    reduce,
-                    child_w,
-                    child_b,
-                    True,
-                )
-            c0, c1, c2, d0, d1, d2 = _child_counts(o0, o1, o2, p0, p1, p2, m, tables)
-            child_score, flagged = search(
-                child_w,
-                child_b,
-                1 - side,
-                child_alpha,
-                child_beta,
-                ply + 1,
-                ckw,
-                ckb,
-                child_sym,
-                d0,  # the opponent moves next: its counts first
-                d1,
-                d2,
-                c0,
-                c1,
-                c2,
-                tables,
-                ctl,
-                tt,
-            )
-        if ctl[S_OVERFLOW] != 0 or ctl[S_ABORTED] != 0:
-            return 0, True
-        score = toward_root(-child_score, remoteness)
-        any_flagged = any_flagged or flagged
-        if score > best:
-            best = score
-            best_move = m
-            best_flagged = flagged
-            if best > alpha:
-                alpha = best
-                if best >= beta or best >= max_score:
-                    break
-    if best >= beta or best >= max_score:  # a cut-off: credit the move (history)
-        _credit(ctl, history + best_move, ctl[S_NODES] - nodes_before)
-    if best >= max_score:  # nothing can beat it: exact whatever the window
-        flag = EXACT
-        result_flagged = best_flagged
-    elif best >= beta:
-        flag = LOWER
-        result_flagged = best_flagged
-    elif best <= original_alpha:
-        flag = UPPER
-        result_flagged = any_flagged
+            x0, x1, x2 = _add(state[at], state[at + 1], state[at + 2], around)
+        child[at] = x0
+        child[at + 1] = x1
+        child[at + 2] = x2
+    pieces = popcount(child[E_WHITE] | child[E_BLACK])
+    if not _keeps_images(pieces, cfg):
+        child[E_IMAGES_KEPT] = _U0
+    elif state[E_IMAGES_KEPT] != _U0:
+        for s in range(12):
+            image = board[T_SYM_BITS + 64 * s + cell]
+            w = state[E_IMAGES + 2 * s]
+            b = state[E_IMAGES + 2 * s + 1]
+            if changed == 0:
+                w = w & ~image if removal else w | image
+            else:
+                b = b & ~image if removal else b | image
+            child[E_IMAGES + 2 * s] = w
+            child[E_IMAGES + 2 * s + 1] = b
+        child[E_IMAGES_KEPT] = _U1
     else:
-        flag = EXACT
-        result_flagged = any_flagged
-    if not result_flagged:
-        _store(
-            tt,
-            base,
-            kw,
-            kb,
-            side,
-            flag,
-            best,
-            np.int64(tables[T_PERM + sym * MOVE_CODES + best_move]),
-            ctl[S_NODES] - nodes_before,
-            ctl,
-        )
-    return best, result_flagged
+        fill_images(child, tables)
+
+
+@njit(cache=True)
+def fill_images(state: np.ndarray, tables: Any) -> None:
+    """The 12 images of the position from scratch, one table word per piece and symmetry
+    (a root, or a removal back under the symmetry threshold: few pieces)."""
+    board = tables[0]
+    for s in range(12):
+        state[E_IMAGES + 2 * s] = _U0
+        state[E_IMAGES + 2 * s + 1] = _U0
+    for colour in range(2):
+        pieces = state[colour]
+        while pieces:
+            cell: I64 = trailing_zeros(pieces)  # type: ignore[call-arg]
+            for s in range(12):
+                state[E_IMAGES + 2 * s + colour] |= board[T_SYM_BITS + 64 * s + cell]
+            pieces &= pieces - _U1
+    state[E_IMAGES_KEPT] = _U1
+
+
+@njit(cache=True, inline="always")
+def engine_key(state: np.ndarray, tables: Any) -> tuple[U64, U64, I64, I64]:
+    """The smallest image of a position with at most ``symmetry_pieces`` pieces (the images
+    are kept then), else the position; the tag is the side to move."""
+    cfg = tables[1]
+    white = state[E_WHITE]
+    black = state[E_BLACK]
+    side = np.int64(state[E_SIDE])
+    if popcount(white | black) > cfg[C_SYMMETRY_PIECES] or state[E_IMAGES_KEPT] == _U0:
+        return white, black, side, np.int64(0)
+    key_w = white
+    key_b = black
+    key_s = 0
+    for s in range(1, 12):
+        w = state[E_IMAGES + 2 * s]
+        b = state[E_IMAGES + 2 * s + 1]
+        if w < key_w or (w == key_w and b < key_b):
+            key_w = w
+            key_b = b
+            key_s = s
+    return key_w, key_b, side, np.int64(key_s)
+
+
+@njit(cache=True, inline="always")
+def engine_child_key(
+    state: np.ndarray, code: I64, tables: Any, scratch: np.ndarray
+) -> tuple[U64, U64, I64, I64]:
+    """A child's key from this position's images, one bit changed in each (no copy of the
+    state); a child that needs its images from scratch is played out."""
+    board, cfg = tables
+    side = np.int64(state[E_SIDE])
+    removal = code >= KERNEL_REMOVAL
+    cell = code - KERNEL_REMOVAL if removal else code
+    bit = _U1 << np.uint64(cell)
+    changed = 1 - side if removal else side
+    white = state[E_WHITE]
+    black = state[E_BLACK]
+    if changed == 0:
+        white = white & ~bit if removal else white | bit
+    else:
+        black = black & ~bit if removal else black | bit
+    pieces = popcount(white | black)
+    if pieces > cfg[C_SYMMETRY_PIECES]:
+        return white, black, 1 - side, np.int64(0)
+    if state[E_IMAGES_KEPT] == _U0:
+        engine_play(state, code, tables, scratch)
+        return engine_key(scratch, tables)
+    key_w = white
+    key_b = black
+    key_s = 0
+    for s in range(1, 12):
+        image = board[T_SYM_BITS + 64 * s + cell]
+        w = state[E_IMAGES + 2 * s]
+        b = state[E_IMAGES + 2 * s + 1]
+        if changed == 0:
+            w = w & ~image if removal else w | image
+        else:
+            b = b & ~image if removal else b | image
+        if w < key_w or (w == key_w and b < key_b):
+            key_w = w
+            key_b = b
+            key_s = s
+    return key_w, key_b, 1 - side, np.int64(key_s)
+
+
+@njit(cache=True, inline="always")
+def engine_order(
+    state: np.ndarray, tables: Any, moves: np.ndarray, start: I64, count: I64, keys: np.ndarray
+) -> I64:
+    """The replies each move leaves the opponent (fewest first; with ``mobility`` off, no
+    hint), and a move that leaves none: a win at once.
+
+    Adjacent rule: a move gives me one vote more (a placement) or the opponent one fewer (a
+    removal) on the six neighbours of its cell and changes no other count. On such a
+    neighbour I then control it iff my votes >= the opponent's now (``tip_mine``), and the
+    opponent loses control iff its votes are mine plus one now (``tip_theirs``). So the
+    opponent's replies in the child are the cells it may place on now minus the neighbours
+    that tip to me (and the placed cell), plus my pieces it may remove now minus the
+    neighbours that tip away from it: two popcounts per move. Under sight a move changes
+    whole rays: the child's replies are counted."""
+    board, cfg = tables
+    if cfg[C_MOBILITY] == 0:
+        for k in range(start, count):
+            keys[k] = 0
+        return -1
+    side = np.int64(state[E_SIDE])
+    own = state[side]
+    opp = state[1 - side]
+    occupied = own | opp
+    o0, o1, o2, p0, p1, p2 = _mover_counts(state, tables)
+    mine = _greater(o0, o1, o2, p0, p1, p2)
+    theirs = _greater(p0, p1, p2, o0, o1, o2)
+    opp_places = board[G_VALID] & ~occupied & ~mine
+    opp_removes = own & theirs
+    tip_mine = ~theirs
+    plus0 = ~o0  # my counts plus one (at most 6 + 1: three bits suffice)
+    plus1 = o1 ^ o0
+    plus2 = o2 ^ (o1 & o0)
+    tip_theirs = ~((p0 ^ plus0) | (p1 ^ plus1) | (p2 ^ plus2))
+    for k in range(start, count):
+        m = moves[k]
+        if cfg[C_SIGHT] != 0:
+            white, black = _child(state[E_WHITE], state[E_BLACK], side, m)
+            replies = count_moves(white, black, 1 - side, board, cfg)
+        elif m >= KERNEL_REMOVAL:  # the cell stays mine
+            around = board[T_NBR + m - KERNEL_REMOVAL]
+            replies = popcount(opp_places & ~(around & tip_mine)) + popcount(
+                opp_removes & ~(around & tip_theirs)
+            )
+        else:  # the placed piece's cell is no longer empty
+            around = board[T_NBR + m]
+            taken = _U1 << np.uint64(m)
+            replies = popcount(opp_places & ~(around & tip_mine) & ~taken) + popcount(
+                opp_removes & ~(around & tip_theirs)
+            )
+        if replies == 0:
+            return k
+        keys[k] = replies
+    return -1
+
+
+@njit(cache=True, inline="always")
+def engine_move_to_key(code: I64, symmetry: I64, tables: Any) -> I64:
+    return np.int64(tables[0][T_PERM + symmetry * MOVE_CODES + code])
+
+
+@njit(cache=True, inline="always")
+def engine_move_from_key(code: I64, symmetry: I64, tables: Any) -> I64:
+    return np.int64(tables[0][T_PERM_BACK + symmetry * MOVE_CODES + code])
 
 
 # --------------------------------------------------------------- proof-number search
 # The df-pn shared by the kernels (table, child choice, thresholds, first numbers) lives in
-# solvers.kernels.proof_numbers, whose docstring gives the features and the answer to the
+# solvers.proof_numbers, whose docstring gives the features and the answer to the
 # graph-history problem; imported here rather than at the top so that this section stays
 # separate from the alpha-beta code.
-from solvers.kernels.proof_numbers import (  # noqa: E402
+from solvers.proof_numbers import (  # noqa: E402
     PN_INFINITY,
     child_thresholds,
     leaf_numbers,
@@ -972,12 +639,12 @@ from solvers.kernels.proof_numbers import (  # noqa: E402
     summarize,
     table_base,
 )
-from solvers.kernels.proof_numbers import store as pn_store  # noqa: E402
+from solvers.proof_numbers import store as pn_store  # noqa: E402
 
 #: A proof (as a disproof number) or a disproof (as a proof number).
 DFPN_INFINITY = PN_INFINITY
 #: Weak proof numbers (max, not sum) at the opponent's nodes? No: the sum searched
-#: fewer nodes on size 3 (solvers.kernels.proof_numbers).
+#: fewer nodes on size 3 (solvers.proof_numbers).
 DFPN_WEAK = False
 
 
@@ -1011,7 +678,7 @@ def dfpn(
     numbers: np.ndarray,
     tt: np.ndarray,
 ) -> tuple[I64, I64]:
-    """Depth-first proof-number search (solvers.kernels.proof_numbers) of "the player to
+    """Depth-first proof-number search (solvers.proof_numbers) of "the player to
     move wins" within the thresholds: returns (proof number, disproof number);
     (0, INF) proved, (INF, 0) disproved. Only the acyclic rule (``adjacent``): every number
     in the table is then a function of the position alone (no graph-history interaction).
@@ -1085,8 +752,10 @@ def dfpn(
 
 
 # --------------------------------------------------------------------- Python side
-class ControlKernel(CompiledKernel):
-    """Board tables, transposition table and search state for one Control game.
+class ControlKernel(EngineKernel):
+    """Board tables, transposition table and search state for one Control game: the engine
+    (:mod:`solvers.engine`) on Control's plug-in above, or (``method="dfpn"``) the
+    proof-number search.
 
     Keep one instance to solve many positions of the same game: the table carries over.
     ``symmetry_pieces`` < 0 turns symmetry off.
@@ -1121,10 +790,7 @@ class ControlKernel(CompiledKernel):
         if method == "dfpn" and rule == "sight":
             raise ParameterError("dfpn needs an acyclic game: use method=alphabeta for sight")
         self.method = method
-        self.game = game
         self.board = board
-        self.remoteness = remoteness
-        self.max_ply = max_ply
         m = board.n - 1
         stride = 2 * board.n
         #: padded bit of every cell of the game's numbering
@@ -1136,43 +802,68 @@ class ControlKernel(CompiledKernel):
             [self.to_padded(board.full_mask), self.to_padded(board.perimeter_mask)],
             dtype=np.uint64,
         )
-        alphabeta_plies = max_ply + 1 if method == "alphabeta" else 1
-        self.tables = np.zeros(T_PATH + alphabeta_plies * PATH_WIDTH, dtype=np.uint64)
-        self.tables[:T_NBR] = self.geo
+        self.board_tables = np.zeros(TABLES_LENGTH, dtype=np.uint64)
+        self.board_tables[:T_NBR] = self.geo
         for c, p in enumerate(self.padded):
-            self.tables[T_NBR + p] = self.to_padded(board.neighbour_mask[c])
+            self.board_tables[T_NBR + p] = self.to_padded(board.neighbour_mask[c])
             for s in range(12):
                 image = self.padded[board.symmetries[s][c]]
-                self.tables[T_SYM_BITS + 64 * s + p] = np.uint64(1) << np.uint64(image)
+                self.board_tables[T_SYM_BITS + 64 * s + p] = np.uint64(1) << np.uint64(image)
                 for offset in (0, KERNEL_REMOVAL):
-                    self.tables[T_PERM + s * MOVE_CODES + offset + p] = offset + image
-                    self.tables[T_PERM_BACK + s * MOVE_CODES + offset + image] = offset + p
+                    self.board_tables[T_PERM + s * MOVE_CODES + offset + p] = offset + image
+                    self.board_tables[T_PERM_BACK + s * MOVE_CODES + offset + image] = offset + p
         self.sym_tables = np.zeros((12, chunks, 256), dtype=np.uint64)
         for s in range(12):
             for k in range(chunks):
                 for v in range(256):
                     mask = self.from_padded((v << (8 * k)) & int(self.geo[G_VALID]))
                     self.sym_tables[s, k, v] = self.to_padded(board.transform_mask(mask, s))
-        self.tt, self.capacity, bucket_mask = new_table(tt_entries)
-        self.ctl = np.zeros(FRAMES + alphabeta_plies * FRAME_WIDTH, dtype=np.int64)
-        self.ctl[C_STRIDE] = stride
-        self.ctl[C_SIGHT] = 1 if rule == "sight" else 0
-        self.ctl[C_PERIMETER_OPENING] = 1 if game.opening == "perimeter" else 0  # type: ignore[attr-defined]
-        self.ctl[C_REMOTENESS] = 1 if remoteness else 0
-        self.ctl[C_SYMMETRY_PIECES] = (
+        # the rules' configuration (the C_* words), read by the plug-in and the df-pn
+        config = np.zeros(CONFIG_LENGTH, dtype=np.int64)
+        config[C_STRIDE] = stride
+        config[C_SIGHT] = 1 if rule == "sight" else 0
+        config[C_PERIMETER_OPENING] = 1 if game.opening == "perimeter" else 0  # type: ignore[attr-defined]
+        config[C_SYMMETRY_PIECES] = (
             default_symmetry_pieces(board.n) if symmetry_pieces is None else symmetry_pieces
         )
-        self.ctl[C_BUCKET_MASK] = bucket_mask
-        self.ctl[C_MAX_PLY] = max_ply
-        self.ctl[C_CHUNKS] = chunks
-        self.ctl[C_RAY_STEPS] = 2 * m
-        self.ctl[C_MOBILITY] = 1 if mobility_ordering else 0
-        self.ctl[C_ETC] = 1 if etc else 0
-        dfpn_plies = max_ply + 1 if method == "dfpn" else 1
-        self.move_buffer = np.zeros((dfpn_plies, MOVE_CODES), dtype=np.int16)
-        self.numbers = np.zeros((dfpn_plies, 2, MOVE_CODES), dtype=np.int64)
-        #: the search path, a view of ``tables`` after the board tables
-        self.path = self.tables[T_PATH:]
+        config[C_MAX_PLY] = max_ply
+        config[C_CHUNKS] = chunks
+        config[C_RAY_STEPS] = 2 * m
+        config[C_MOBILITY] = 1 if mobility_ordering else 0
+        self.config = config
+        rules = PlayoutRules(
+            game=game,
+            words=E_WORDS,
+            max_moves=MOVE_CODES,
+            tables=(self.board_tables, config),
+            final=engine_final,
+            generate=engine_generate,
+            play=engine_play,
+            mover=engine_mover,
+            key=engine_key,
+            child_key=engine_child_key,
+            order=engine_order,
+            move_to_key=engine_move_to_key,
+            move_from_key=engine_move_from_key,
+            encode=self.encode,
+            decode=self.decode_state,
+            code_of=lambda position, move: self.to_kernel_move(move),
+            move_of=lambda position, code: self.to_game_move(code),
+            alternating=True,
+            identity_words=3,
+            nrt=False,
+        )
+        super().__init__(
+            rules,
+            remoteness=remoteness,
+            tt_entries=tt_entries if method == "alphabeta" else 2,
+            max_ply=max_ply if method == "alphabeta" else 1,
+            etc=etc,
+        )
+        if method == "dfpn":
+            self.tt, self.capacity, _ = new_table(tt_entries)
+            self.move_buffer = np.zeros((max_ply + 1, MOVE_CODES), dtype=np.int16)
+            self.numbers = np.zeros((max_ply + 1, 2, MOVE_CODES), dtype=np.int64)
 
     # ---------------------------------------------------------------- conversions
     def to_padded(self, mask: int) -> int:
@@ -1207,6 +898,26 @@ class ControlKernel(CompiledKernel):
             raise PositionError(f"a cell holds both colours in {position!r}")
         return np.uint64(self.to_padded(white)), np.uint64(self.to_padded(black)), side
 
+    def encode(self, position: Any) -> np.ndarray:
+        """The plug-in's state of ``position``: boards, side, vote counts, images."""
+        white, black, side = self.check_position(position)
+        state = np.zeros(E_WORDS, dtype=np.uint64)
+        state[E_WHITE], state[E_BLACK], state[E_SIDE] = white, black, side
+        counts = vote_counts(white, black, self.geo, self.config)  # white's, then black's
+        state[E_COUNTS : E_COUNTS + 6] = [np.uint64(c) for c in counts]
+        fill_images(state, self.rules_tables())
+        return state
+
+    def rules_tables(self) -> tuple[np.ndarray, np.ndarray]:
+        return self.board_tables, self.config
+
+    def decode_state(self, state: np.ndarray) -> tuple[int, int, int]:
+        return (
+            self.from_padded(int(state[E_WHITE])),
+            self.from_padded(int(state[E_BLACK])),
+            int(state[E_SIDE]),
+        )
+
     def to_game_move(self, code: int) -> int:
         from cgt.games.control import REMOVAL
 
@@ -1214,61 +925,41 @@ class ControlKernel(CompiledKernel):
             return REMOVAL + self.cell_of_padded[code - KERNEL_REMOVAL]
         return self.cell_of_padded[code]
 
-    # ---------------------------------------------------------------- kernel calls
-    def moves(self, position: Any) -> list[int]:
-        """Legal moves of ``position`` as the game's moves, by the compiled generator."""
-        white, black, side = self.check_position(position)
-        out = np.zeros(MOVE_CODES, dtype=np.int16)
-        count = generate_moves(white, black, side, self.geo, self.ctl, out)
-        return [self.to_game_move(int(c)) for c in out[:count]]
+    def to_kernel_move(self, move: int) -> int:
+        from cgt.games.control import REMOVAL
 
+        if move >= REMOVAL:
+            return KERNEL_REMOVAL + self.padded[move - REMOVAL]
+        return self.padded[move]
+
+    # ---------------------------------------------------------------- kernel calls
     def _search(self, position: Any, alpha: int, beta: int) -> int:
+        if self.method == "alphabeta":
+            return super()._search(position, alpha, beta)
+        # df-pn: its own control words (the rules' configuration and the table's mask),
+        # with the statistics and the budget of the engine's
         white, black, side = self.check_position(position)
-        if self.method == "dfpn":  # a proof or disproof is the exact -1/1 value
-            pn, _ = dfpn(
-                white,
-                black,
-                side,
-                DFPN_INFINITY,
-                DFPN_INFINITY,
-                0,
-                self.geo,
-                self.sym_tables,
-                self.ctl,
-                self.move_buffer,
-                self.numbers,
-                self.tt,
-            )
-            return 1 if pn == 0 else -1
-        own, opp = (white, black) if side == 0 else (black, white)
-        # numba boxes uint64 results as Python ints: back to uint64 (an int64 argument
-        # would retype the whole search)
-        o0, o1, o2, p0, p1, p2 = (np.uint64(c) for c in vote_counts(own, opp, self.geo, self.ctl))
-        kw, kb, sym = root_key(white, black, self.sym_tables, self.ctl, self.path)
-        nodes_before = self.ctl[S_NODES]
-        value, _ = search(
+        ctl = self.config
+        stats = (S_NODES, S_PROBES, S_HITS, S_STORES, S_NEW_STORES, S_MAX_PLY, S_OVERFLOW)
+        for index in (*stats, S_NODE_LIMIT, S_ABORTED):
+            ctl[index] = self.ctl[index]
+        pn, _ = dfpn(
             white,
             black,
             side,
-            alpha,
-            beta,
+            DFPN_INFINITY,
+            DFPN_INFINITY,
             0,
-            np.uint64(kw),
-            np.uint64(kb),
-            sym,
-            o0,
-            o1,
-            o2,
-            p0,
-            p1,
-            p2,
-            self.tables,
-            self.ctl,
+            self.geo,
+            self.sym_tables,
+            ctl,
+            self.move_buffer,
+            self.numbers,
             self.tt,
         )
-        # every node probes the table once: counted here, not at every node
-        self.ctl[S_PROBES] += self.ctl[S_NODES] - nodes_before
-        return int(value)
+        for index in (*stats, S_ABORTED):
+            self.ctl[index] = ctl[index]
+        return 1 if pn == 0 else -1  # a proof or disproof is the exact -1/1 value
 
 
 _COMPILE_SECONDS: float | None = None
@@ -1313,7 +1004,7 @@ def solve_control(
     remoteness. ``symmetry`` keys positions with at most ``symmetry_pieces`` pieces by their
     canonical image (default: :func:`default_symmetry_pieces`). ``method="dfpn"`` (proof-number search, win/loss only, adjacent rule)
     explores far fewer positions on big boards. ``max_seconds`` bounds the search
-    (:class:`~solvers.kernels.base.SearchBudgetExceeded`), ``progress`` hears about it every
+    (:class:`~solvers.kernel_base.SearchBudgetExceeded`), ``progress`` hears about it every
     half second. ``seconds`` excludes compilation, reported as ``extra["compile_seconds"]``.
     """
     compile_seconds = warm_up()

@@ -86,10 +86,10 @@ import solvers.store as store
 from cgt.errors import CGTError, ParameterError, PositionError
 from cgt.progress import Progress
 from cgt.protocol import Game, Outcome
-from solvers.kernels.base import SearchBudgetExceeded
+from solvers.kernel_base import SearchBudgetExceeded
+from solvers.kernel_table import I64, U64, popcount
 from solvers.kernels.packed import SpaceKeeper, packed_solve_result
 from solvers.kernels.plugin import KernelPlugin
-from solvers.kernels.table import I64, U64, popcount
 from solvers.memory import require_memory, zeroed_array
 from solvers.playout import PlayoutRules, int_words, plug_in
 from solvers.ranking import cells_of, colex_rank

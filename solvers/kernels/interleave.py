@@ -63,10 +63,10 @@ import solvers.store as store
 from cgt.errors import CGTError, ParameterError, PositionError
 from cgt.progress import Progress
 from cgt.protocol import Game, Outcome
-from solvers.kernels.base import SearchBudgetExceeded, check_max_seconds
+from solvers.kernel_base import SearchBudgetExceeded, check_max_seconds
+from solvers.kernel_table import I64, U64, compiled, popcount
 from solvers.kernels.packed import SpaceKeeper, packed_solve_result
 from solvers.kernels.plugin import KernelPlugin
-from solvers.kernels.table import I64, U64, compiled, popcount
 from solvers.memory import require_memory
 from solvers.playout import PlayoutRules, plug_in
 from solvers.result import MoveValue, SolveResult

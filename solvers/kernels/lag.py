@@ -34,64 +34,32 @@ The rules as the kernel states them (the decisions are the readable module's):
 
 Search
 ------
-Negamax alpha-beta, fail-soft, as :mod:`solvers.alphabeta` (read its docstring on scores and
-bounds). LAG is acyclic (proofs/lag.py gives a potential that every move raises), so there is
-no repetition handling: every result is path-independent and may be stored.
+Alpha-beta is the engine's (:mod:`solvers.engine`, docs/engine.md): this module is its
+plug-in for LAG (``playout_*``: the rules above, and the Monte-Carlo player's too) and
+:class:`LagKernel`, the engine with LAG's options. LAG is acyclic (proofs/lag.py gives a
+potential that every move raises) and has no draws, so every result may be stored and value
+mode's scores are -1/1, with 0 free for a horizon pass's "unknown".
 
-* Scores are for the player to move. Value mode uses -1/1 (LAG has no draws) and the window
-  (-1, 1), which is the full one: a fail-low -1 or a fail-high 1 is the exact value.
-  Remoteness mode uses mate-distance scores ``BIG - r`` / ``-(BIG - r)``, with windows
-  widened one step per ply so bounds stay exact.
-* Iterative deepening (value mode, ``deepening=(first, step, last)``, default by board size
-  :func:`default_deepening`): passes with a growing ply bound, ``first``, ``first + step``,
-  ... up to ``last``, then one unbounded search. A node at a pass's bound scores 0,
-  "unknown" (no draws exist, so 0 is free); a node whose value depends on an unknown scores
-  0 too and is never stored, while a 1 or a -1 is a proof whatever the bound (it never rests
-  on an unknown) and is stored as EXACT: the table carries every proof into the next pass.
-  The driver (:meth:`LagKernel._search`) stops at the first pass that proves the root, or
-  that met no bound. Why: with scores -1/1 and no bound the plain search dives into the
-  first move's subtree, however deep, before it looks at a sibling that wins at once.
-  Where every opening needs the full depth (size 3) deep passes cost more than they save,
-  while on larger boards they pay: the last bound is by board size (measured on
-  benchmarks/TUNING.md and benchmarks/LAG_KERNEL.md). A pass that a node budget cuts short resumes at its bound.
-  History is not credited for a cut-off by an unknown, and an unknown position stores
-  nothing (both measured worse: :data:`CREDIT_UNKNOWN`, :data:`STORE_UNKNOWN`).
-* Transposition table: the shared one of :mod:`solvers.kernels.table` (buckets of two
-  3-word slots, FULL key = white and black bitboards plus the side to move as the tag, bound
-  flag EXACT/LOWER/UPPER, score, best move, log2 of the subtree's node count; slot 0
-  work-preferred, slot 1 always-replace). Capacity is fixed by ``tt_entries``. A node probes
-  each child's entry itself before calling the search on it, and a child its entry settles
-  is not called: it counts as one node all the same (a node is one visit of a position, a
-  call entered or a child settled by its entry, ``ctl[S_SETTLED]`` of them), as in
-  :mod:`solvers.kernels.control`.
-* Enhanced transposition cut-off (``etc=True``): before its first search call a node reads
-  the entries of all its remaining children (the first child's entry decides most nodes,
-  so this is lazy). One that refutes its child cuts the node off at once
-  (``ctl[S_ETC_CUTOFFS]``, counted as the one child visit it replaces); one that says its
-  child cannot raise alpha sends that child last. The children's keys computed for it are
-  kept in the node's frame for the visits; all are computed, and their buckets prefetched
-  (``llvm.prefetch``, :data:`PREFETCH`), before the first is probed, and the table move's
-  child's bucket is prefetched while the node generates its moves: with a table far bigger
-  than the caches a probe is a wait for memory (benchmarks/TUNING.md). Each bound is
-  used only in its own direction
-  (:func:`_bounds_above`, :func:`_bounds_below`); tests plant loose true bounds to check it.
-* Move ordering: the table move first, then captures and merges, then the history
-  heuristic, by insertion sort. Every cut-off (a win found, the common cut-off in value
-  mode, an ETC cut-off, a fail-high) credits its move with the square of the bit length of
-  the work it took (:func:`_credit`, as Control's).
-* Symmetry: the left-right mirror (the only symmetry LAG keeps). A position with at most
-  ``symmetry_pieces`` pieces (default :func:`default_symmetry_pieces`: every count, which
-  measured best: on size 3 the mirror images meet all the way down) is keyed by the smaller
-  of itself and its mirror image (bitboards mirrored by byte-chunk lookup tables); the
-  parent computes a child's key and passes it down; the best move is stored in the key's
-  frame and mapped back on probe.
-* Arguments: the per-ply move lists, order keys and children's keys are one array
-  (``frames[ply, F_*, child]``).
-* A node budget (``ctl[S_NODE_LIMIT]``) stops a search cleanly; nothing computed under an
-  aborted search is stored, so calling again resumes with everything the table kept.
-  :class:`~solvers.kernels.base.CompiledKernel` uses that for progress reports and
-  ``max_seconds`` (root values, root moves, principal variation and the result are its
-  shared code too; this module holds only LAG's rules and search loop).
+* Key: the left-right mirror (the only symmetry LAG keeps). A position with at most
+  ``symmetry_pieces`` pieces (default :func:`default_symmetry_pieces`: every count; on
+  size 3 the mirror images meet all the way down) is keyed by the smaller of itself and its
+  mirror image (bitboards mirrored by byte-chunk lookup tables), the side to move as the
+  tag; a child's key comes from the parent's boards (``playout_child_key``), and the best
+  move is stored in the key's frame.
+* Ordering hint: captures and merges first, the kinds the generator knows at no cost
+  (``playout_order``); the engine puts the table move before them and the history
+  heuristic between equal hints.
+* Horizon passes in value mode (``deepening=(first, step, last)``, default by board size
+  :func:`default_deepening`): bounds ``first``, ``first + step``, ... up to ``last``, then
+  one unbounded search. Why: with scores -1/1 and no bound a plain search dives into the
+  first move's subtree, however deep, before it looks at a sibling that wins at once. Where
+  every opening needs the full depth (size 3) deep passes cost more than they save, while on
+  larger boards they pay: the last bound is by board size (benchmarks/LAG_KERNEL.md).
+* Tier tables (``tiers=``, :mod:`solvers.kernels.lag_tiers`): a position of a solved tier
+  ends the search there, ``playout_final`` and ``playout_final_remoteness`` reading its
+  record.
+* Proof-number search (``method="dfpn"``) is this module's own (:func:`dfpn`), on the same
+  rules and table.
 
 Kernel move codes are ``from * 64 + to``; the Python API converts them to the game's
 ``(from, to)`` moves.
@@ -111,19 +79,9 @@ from cgt.boards.hexhex import MIRROR_LEFT_RIGHT
 from cgt.errors import ParameterError, PositionError
 from cgt.progress import Progress
 from cgt.protocol import Game, Outcome
-from solvers.kernels.base import CompiledKernel, SearchBudgetExceeded, run_solve
-from solvers.kernels.plugin import KernelPlugin
-from solvers.kernels.proof_numbers import (
-    PN_INFINITY,
-    check_method,
-    child_thresholds,
-    leaf_numbers,
-    probe,
-    summarize,
-    table_base,
-)
-from solvers.kernels.proof_numbers import store as pn_store
-from solvers.kernels.table import (
+from solvers.engine import EngineKernel
+from solvers.kernel_base import SearchBudgetExceeded, run_solve
+from solvers.kernel_table import (
     _U0,
     _U1,
     _U255,
@@ -139,8 +97,19 @@ from solvers.kernels.table import (
     compiled,
     popcount,
 )
+from solvers.kernels.plugin import KernelPlugin
 from solvers.kernels.tier_index import binomial_table, locate
 from solvers.playout import PlayoutRules, int_words, plug_in
+from solvers.proof_numbers import (
+    PN_INFINITY,
+    check_method,
+    child_thresholds,
+    leaf_numbers,
+    probe,
+    summarize,
+    table_base,
+)
+from solvers.proof_numbers import store as pn_store
 from solvers.result import SolveResult
 
 GOAL_CODES = {"standard": 0, "strict": 1, "far-row-one-object": 2, "far-row": 3}
@@ -571,7 +540,7 @@ def _lag_child(white: U64, black: U64, side: I64, move: I64) -> tuple[U64, U64]:
 
 # --------------------------------------------------------------- proof-number search
 #: Weak proof numbers (max, not sum) at the opponent's nodes? No: the sum searched
-#: fewer nodes on size 3 (solvers.kernels.proof_numbers).
+#: fewer nodes on size 3 (solvers.proof_numbers).
 DFPN_WEAK = False
 
 
@@ -621,7 +590,7 @@ def dfpn(
     numbers: np.ndarray,
     tt: np.ndarray,
 ) -> tuple[I64, I64]:
-    """Depth-first proof-number search (solvers.kernels.proof_numbers) of "the player to
+    """Depth-first proof-number search (solvers.proof_numbers) of "the player to
     move wins" within the thresholds: (proof number, disproof number), (0, INF) proved,
     (INF, 0) disproved. LAG is acyclic and every end is a win or a loss (a far-row goal, or
     the object counts with ties to the player who ended the game), so df-pn decides every
@@ -721,8 +690,8 @@ def dfpn(
 # LAG's rules as the engine's plug-in (docs/engine.md) and the Monte-Carlo player's: a state
 # is (white, black, side to move); a move code is ``from * 64 + to``, as in df-pn.
 # ``tables``: (dest, nbr, far, cfg, mirror_tables, mirror_cell, the tier tables' records,
-# offsets, binomials and colour flip, then scratch: the generator's order keys, move codes
-# and each code's kind).
+# offsets, binomials and colour flip, then scratch: the generator's order keys, move codes,
+# each code's kind and the position they were noted for).
 #: The ordering hint's classes (smaller first): capture and merge, capture, merge, other.
 HINT_OTHER = 3
 
@@ -743,6 +712,12 @@ def playout_final(state: np.ndarray, tables: Any) -> I64:
 
 
 @njit(cache=True, inline="always")
+def playout_final_remoteness(state: np.ndarray, tables: Any) -> I64:
+    """The remoteness the tier tables record for a position they answer; 0 at a real end."""
+    return _tier_record(state, tables) & TIER_REMOTENESS_MASK
+
+
+@njit(cache=True, inline="always")
 def _tier_record(state: np.ndarray, tables: Any) -> I64:
     """The tier tables' record of the state (0: none, or no tables probed)."""
     cfg = tables[3]
@@ -757,16 +732,30 @@ def _tier_record(state: np.ndarray, tables: Any) -> I64:
 def playout_generate(state: np.ndarray, tables: Any, out: np.ndarray) -> I64:
     """The legal moves; none where a far-row goal ended the game, or where the tier tables
     answer (``final`` reads the record then)."""
-    dest, nbr, far, cfg, order = tables[0], tables[1], tables[2], tables[3], tables[10]
+    nbr, far, cfg = tables[1], tables[2], tables[3]
     side = np.int64(state[2])
     if goal_score(state[0], state[1], side, cfg[CFG_GOAL], far, nbr) != 0:
         return 0  # a far-row goal ended the game
     if _tier_record(state, tables) != 0:
         cfg[CFG_TIER_HITS] += 1  # a statistic, the one word the plug-in writes
         return 0
+    return _generate_noting_kinds(state, tables, out)
+
+
+@njit(cache=True, inline="always")
+def _generate_noting_kinds(state: np.ndarray, tables: Any, out: np.ndarray) -> I64:
+    """The moves of a position that goes on, and each one's kind (2 a capture, 1 a merge)
+    noted by its code for :func:`playout_order`, with the position it belongs to."""
+    dest, nbr, order, kinds, noted = tables[0], tables[1], tables[10], tables[12], tables[13]
+    side = np.int64(state[2])
     own = state[0] if side == 0 else state[1]
     opp = state[1] if side == 0 else state[0]
-    return generate_moves(own, opp, side, count_objects(own, nbr), dest, nbr, out, order)
+    count = generate_moves(own, opp, side, count_objects(own, nbr), dest, nbr, out, order)
+    for i in range(count):
+        kinds[out[i]] = order[i] // MERGE_BONUS
+    for w in range(3):
+        noted[w] = state[w]
+    return count
 
 
 @njit(cache=True, inline="always")
@@ -807,15 +796,12 @@ def playout_child_key(
 def playout_order(
     state: np.ndarray, tables: Any, moves: np.ndarray, start: I64, count: I64, keys: np.ndarray
 ) -> I64:
-    """Captures and merges first (a capture first of all): the generator's keys, from the
-    moves generated again (a move code has no room for its kind in the table's entry)."""
-    dest, nbr, order, codes, kinds = tables[0], tables[1], tables[10], tables[11], tables[12]
-    side = np.int64(state[2])
-    own = state[0] if side == 0 else state[1]
-    opp = state[1] if side == 0 else state[0]
-    generated = generate_moves(own, opp, side, count_objects(own, nbr), dest, nbr, codes, order)
-    for i in range(generated):
-        kinds[codes[i]] = order[i] // MERGE_BONUS  # 2 a capture, 1 a merge
+    """Captures and merges first (a capture first of all), by the kinds the generator noted
+    (a move code has no room for its kind in the table's entry); where it has generated for
+    another position since (the table move's subtree), the moves are generated again."""
+    kinds, noted = tables[12], tables[13]
+    if noted[0] != state[0] or noted[1] != state[1] or noted[2] != state[2]:
+        _generate_noting_kinds(state, tables, tables[11])
     for i in range(start, count):
         keys[i] = HINT_OTHER - kinds[moves[i]]
     return -1
@@ -887,6 +873,7 @@ class LagTables:
         self.order_scratch = np.zeros(4 * cells, dtype=np.int64)
         self.code_scratch = np.zeros(4 * cells, dtype=np.int64)
         self.kinds = np.zeros(MOVE_CODES, dtype=np.int64)
+        self.noted = np.full(3, np.uint64(2), dtype=np.uint64)  # no position (side 2)
 
     def boards(self, position: Any) -> tuple[np.uint64, np.uint64, int]:
         """The position as the compiled functions' arguments; :class:`PositionError` if it is
@@ -928,6 +915,7 @@ class LagTables:
             self.order_scratch,
             self.code_scratch,
             self.kinds,
+            self.noted,
         )
 
     def rules(self, game: Game[Any, Any]) -> PlayoutRules:
@@ -938,15 +926,17 @@ class LagTables:
             words=3,
             alternating=True,
             max_moves=4 * self.board.size,
+            move_codes=MOVE_CODES,
             tables=self.tables(),
             encode=self.encode,
             decode=int_words,
             code_of=lambda position, move: 64 * move[0] + move[1],
             move_of=lambda position, code: (code >> 6, code & 63),
+            nrt=False,
         )
 
 
-class LagKernel(CompiledKernel):
+class LagKernel(EngineKernel):
     """LAG's search: the engine (:mod:`solvers.engine`) on the plug-in above, or with
     ``method="dfpn"`` the proof-number search of this module; the transposition table and
     the engine's stack are kept across solves.
@@ -954,7 +944,7 @@ class LagKernel(CompiledKernel):
     Options: ``symmetry``/``symmetry_pieces`` (the mirror key, for positions of at most that
     many pieces), ``etc``, ``deepening`` (value mode's horizon passes ``(first, step,
     last)``, by board size by default, None for one unbounded search), ``tiers`` (tier tables
-    to probe, value mode).
+    to probe).
     """
 
     def __init__(
@@ -971,10 +961,6 @@ class LagKernel(CompiledKernel):
         etc: bool = True,
         deepening: tuple[int, int, int] | Literal["default"] | None = "default",
     ) -> None:
-        # here, not at the top: the engine imports solvers.kernels, whose package imports
-        # this module
-        from solvers.engine import EngineKernel
-
         check_method(method, remoteness)
         if symmetry_pieces is None:
             symmetry_pieces = default_symmetry_pieces(game.board.n)  # type: ignore[attr-defined]
@@ -988,8 +974,7 @@ class LagKernel(CompiledKernel):
             raise ParameterError(
                 f"deepening is (first ply bound, step, last bound), all >= 1: {deepening!r}"
             )
-        #: the engine on LAG's plug-in; its table and control array are this kernel's
-        self.engine = EngineKernel(
+        super().__init__(
             self.lag.rules(game),
             remoteness=remoteness,
             tt_entries=tt_entries,
@@ -997,10 +982,6 @@ class LagKernel(CompiledKernel):
             etc=etc,
             deepening=None if remoteness else deepening,
         )
-        self.game = game
-        self.remoteness = remoteness
-        self.max_ply = max_ply
-        self.tt, self.ctl, self.capacity = self.engine.tt, self.engine.ctl, self.engine.capacity
         cells = self.board.size
         self.moves_buffer = np.zeros((max_ply + 1, 4 * cells), dtype=np.int64)
         self.order_buffer = np.zeros((max_ply + 1, 4 * cells), dtype=np.int64)
@@ -1009,20 +990,12 @@ class LagKernel(CompiledKernel):
         if tiers is not None:
             self.probe(tiers)
 
-    def table_stats(self) -> dict[str, int]:
-        return self.engine.table_stats()
-
     def probe(self, tiers: Any) -> None:
         """Read positions of the complete tiers of ``tiers`` (a
         :class:`~solvers.kernels.lag_tiers.LagTiers` of the same board and goal) instead of
-        searching them. Only complete tiers are probed: a record there is final. Value mode
-        only: the engine takes a position the tables answer as a finished game, whose result
-        has no remoteness."""
-        if self.remoteness:
-            raise ParameterError(
-                "tier tables are probed in value mode only (--value-only): the engine "
-                "scores a position they answer as a finished game, without its remoteness"
-            )
+        searching them. Only complete tiers are probed: a record there is final. The engine
+        takes a position they answer as a finished game (``generate`` gives no move),
+        ``final`` reads its result and ``final_remoteness`` its remoteness."""
         params = ("size", "goal", "goal_check")
         theirs = {p: tiers.game.parameters[p] for p in params}
         ours = {p: self.game.parameters[p] for p in params}
@@ -1035,7 +1008,7 @@ class LagKernel(CompiledKernel):
         for w, b in tiers.complete:
             lag.tier_offsets[w, b] = tiers.offsets[w, b]
         lag.cfg[CFG_PROBE] = 1 if tiers.complete else 0
-        self.engine.rules.tables = lag.tables()
+        self.rules.tables = lag.tables()
 
     @property
     def tier_hits(self) -> int:
@@ -1113,7 +1086,7 @@ class LagKernel(CompiledKernel):
 
     def _search(self, position: Any, alpha: int, beta: int) -> int:
         if self.method != "dfpn":
-            return self.engine._search(position, alpha, beta)
+            return super()._search(position, alpha, beta)
         white, black, side = self.lag.boards(position)
         lag = self.lag
         pn, _ = dfpn(  # a proof or a disproof is the exact value

@@ -26,7 +26,7 @@ Record (uint16, :mod:`solvers.store`'s layout)
 ----------------------------------------------
 Bits 14-15: 0 not solved yet, :data:`~solvers.store.WIN` (1) or :data:`~solvers.store.LOSS`
 (2) for the player to move; bits 0-13: the remoteness as :mod:`solvers.retrograde` and
-:meth:`solvers.kernels.base.CompiledKernel.decode` define it: 0 at the end of the game; a
+:meth:`solvers.kernel_base.CompiledKernel.decode` define it: 0 at the end of the game; a
 won position is one ply more than its *fastest* losing child, a lost one one ply more than
 its *slowest* child. LAG has no draws: every game ends (proofs/lag.py), and every end is a
 win for one side (the rules give the player who cannot move the win or the loss, never a
@@ -69,6 +69,7 @@ from cgt.errors import CGTError, ParameterError, PositionError
 from cgt.progress import Progress
 from cgt.protocol import Game, Outcome
 from solvers.budget import SearchBudgetExceeded, check_max_seconds
+from solvers.kernel_table import _U0, _U1, I64, U64, compiled
 from solvers.kernels.lag import (
     CFG_GOAL,
     LagTables,
@@ -79,7 +80,6 @@ from solvers.kernels.lag import (
     warm_up,
 )
 from solvers.kernels.packed import packed_solve_result
-from solvers.kernels.table import _U0, _U1, I64, U64, compiled
 from solvers.kernels.tier_index import (
     binomial_table,
     colex_rank,

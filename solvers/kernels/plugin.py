@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cgt.protocol import Game
-from solvers.kernels.base import CompiledKernel, KernelSolver
+from solvers.kernel_base import CompiledKernel, KernelSolver
 from solvers.playout import PlayoutRules
 
 

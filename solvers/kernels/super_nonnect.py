@@ -25,7 +25,7 @@ Negamax alpha-beta, fail-soft, as :mod:`solvers.kernels.control` (read its docst
 the cycle logic (every move cuts a cell, so games end and every stored result is a function
 of the position alone):
 
-* the table (:mod:`solvers.kernels.table`, full key = cut words and the designated
+* the table (:mod:`solvers.kernel_table`, full key = cut words and the designated
   mini-board as tag) is probed by the parent for every child it visits: a child settled by
   its entry costs no call and counts as one node (``ctl[S_SETTLED]``), so a node is one
   visit of a position, a call entered or a child settled by its entry;
@@ -39,7 +39,7 @@ of the position alone):
   raise alpha moves that child last;
 * history (``history=True``): every cut-off (a win found, a move leaving no reply, an ETC
   cut-off) credits its move with the square of the bit length of the work it took
-  (:func:`solvers.kernels.table.credit`), as Control, and the counts break ties of the
+  (:func:`solvers.kernel_table.credit`), as Control, and the counts break ties of the
   mobility order. The baseline credited only fail-high cut-offs short of a win, which value
   mode never has. Measured in benchmarks/SUPER_NONNECT_KERNEL.md (the ``no history`` rows):
   in remoteness mode it saves many nodes (hex7 revised); in value mode the evidence is
@@ -77,19 +77,8 @@ from cgt.errors import ParameterError, PositionError
 from cgt.games.super_nonnect import bits_of
 from cgt.progress import Progress
 from cgt.protocol import Game
-from solvers.kernels.base import CompiledKernel, run_solve
-from solvers.kernels.plugin import KernelPlugin
-from solvers.kernels.proof_numbers import (
-    PN_INFINITY,
-    check_method,
-    child_thresholds,
-    leaf_numbers,
-    probe,
-    summarize,
-    table_base,
-)
-from solvers.kernels.proof_numbers import store as pn_store
-from solvers.kernels.table import (
+from solvers.kernel_base import CompiledKernel, run_solve
+from solvers.kernel_table import (
     _U0,
     _U1,
     _U255,
@@ -122,7 +111,18 @@ from solvers.kernels.table import (
     toward_leaf,
     toward_root,
 )
+from solvers.kernels.plugin import KernelPlugin
 from solvers.playout import PlayoutRules, plug_in
+from solvers.proof_numbers import (
+    PN_INFINITY,
+    check_method,
+    child_thresholds,
+    leaf_numbers,
+    probe,
+    summarize,
+    table_base,
+)
+from solvers.proof_numbers import store as pn_store
 from solvers.result import SolveResult
 
 #: Most cells a board may have (two 64-bit words).
@@ -137,7 +137,7 @@ DEFAULT_MAX_PLY = 256
 #: every count, more time), and a position far into a game has no symmetric twin to meet.
 DEFAULT_SYMMETRY_CUTS = 4
 
-# configuration in the control array (statistics at solvers.kernels.table's indices)
+# configuration in the control array (statistics at solvers.kernel_table's indices)
 C_CELLS = 0
 C_REVISED = 1
 C_REMOTENESS = 2
@@ -157,7 +157,7 @@ NO_HORIZON = 1 << 12
 C_HISTORY = 11
 #: An entry's score word at least this is a pass's result short of a proof (see _decode).
 HORIZON_SCORES = 3
-#: Statistics beyond solvers.kernels.table's (the indices of solvers.kernels.control's):
+#: Statistics beyond solvers.kernel_table's (the indices of solvers.kernels.control's):
 #: children settled by their table entry without a search call (each counted as a node),
 #: and enhanced transposition cut-offs among them.
 S_SETTLED = 26
@@ -663,7 +663,7 @@ def search(
 
 # --------------------------------------------------------------- proof-number search
 #: Weak proof numbers (max, not sum) at the opponent's nodes? Yes: the same cuts in any
-#: order meet again, which the sum over-counts (solvers.kernels.proof_numbers).
+#: order meet again, which the sum over-counts (solvers.proof_numbers).
 DFPN_WEAK = True
 
 
@@ -686,7 +686,7 @@ def dfpn(
     numbers: np.ndarray,
     tt: np.ndarray,
 ) -> tuple[I64, I64]:
-    """Depth-first proof-number search (solvers.kernels.proof_numbers) of "the player to
+    """Depth-first proof-number search (solvers.proof_numbers) of "the player to
     move wins" within the thresholds: (proof number, disproof number), (0, INF) proved,
     (INF, 0) disproved. Every cut removes a cell, so the game is acyclic, and normal play
     has no draw: df-pn decides every position, and its table needs no path information.
@@ -1080,7 +1080,7 @@ def solve_super_nonnect(
     """Solve a Super Nonnect position exactly with the compiled kernel: the root value and
     every root move's value. ``seconds`` excludes compilation (``extra["compile_seconds"]``);
     ``max_seconds`` bounds the search
-    (:class:`~solvers.kernels.base.SearchBudgetExceeded`), ``progress`` hears about it.
+    (:class:`~solvers.kernel_base.SearchBudgetExceeded`), ``progress`` hears about it.
     ``method="dfpn"``: proof-number search (win/loss only) instead of alpha-beta.
     """
     compile_seconds = warm_up()

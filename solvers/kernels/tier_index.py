@@ -26,7 +26,7 @@ from math import comb
 import numpy as np
 from numba import njit
 
-from solvers.kernels.table import _U0, _U1, I64, U64, compiled, popcount
+from solvers.kernel_table import _U0, _U1, I64, U64, compiled, popcount
 
 
 def binomial_table(largest: int = 64) -> np.ndarray:

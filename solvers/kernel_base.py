@@ -29,7 +29,7 @@ from cgt.errors import ParameterError
 from cgt.progress import Progress
 from cgt.protocol import Game, Outcome
 from solvers.budget import SearchBudgetExceeded, check_max_seconds
-from solvers.kernels.table import (
+from solvers.kernel_table import (
     BIG,
     INFINITY,
     NO_NODE_LIMIT,
@@ -61,7 +61,7 @@ class CompiledKernel(ABC):
 
     Keep one instance to solve many positions of the same game: the table carries over.
     Subclasses set ``game``, ``remoteness``, ``max_ply``, ``ctl`` (int64 control array with
-    the statistics at the indices of :mod:`solvers.kernels.table`), ``tt`` and ``capacity``.
+    the statistics at the indices of :mod:`solvers.kernel_table`), ``tt`` and ``capacity``.
     """
 
     game: Game[Any, Any]

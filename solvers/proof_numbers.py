@@ -13,7 +13,7 @@ with (0, INFINITY) proved, (INFINITY, 0) disproved. The features, and why each i
 * **Transposition table** (:func:`probe`, :func:`store`): full key (two words and a tag:
   side to move, or the designated mini-board) verified on every probe, proof and disproof
   numbers (32 bits each) and the log2 of the work (nodes) that produced them. It is the
-  array of :func:`solvers.kernels.table.new_table` (64-byte buckets, 32 bytes per entry),
+  array of :func:`solvers.kernel_table.new_table` (64-byte buckets, 32 bytes per entry),
   laid out differently: slot ``s`` of a bucket is the words ``3s, 3s+1`` (key) and ``3s+2``
   (numbers), with its tag, work and valid bit in word ``6+s`` (the bucket's padding words),
   so that a df-pn table costs what an alpha-beta table of the same capacity costs.
@@ -62,7 +62,7 @@ import numpy as np
 from numba import njit
 
 from cgt.errors import ParameterError
-from solvers.kernels.table import I64, S_NEW_STORES, S_STORES, U64, compiled
+from solvers.kernel_table import I64, S_NEW_STORES, S_STORES, U64, compiled
 
 #: A proof (as a disproof number) or a disproof (as a proof number).
 PN_INFINITY = (1 << 32) - 1

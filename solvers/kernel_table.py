@@ -13,7 +13,7 @@ Slot layout: three words ``[key0, key1, data]``; ``data`` bits 0-23 score + 2^23
 43-48 log2 work.
 
 Every kernel keeps its statistics and its node budget at the same indices of its int64
-control array (``S_*`` below), so that :mod:`solvers.kernels.base` can drive any of them: a
+control array (``S_*`` below), so that :mod:`solvers.kernel_base` can drive any of them: a
 search stops cleanly (``ctl[S_ABORTED] = 1``, nothing stored on the aborted path) once
 ``ctl[S_NODES]`` passes ``ctl[S_NODE_LIMIT]``, and the next call resumes from what the table
 kept.
