@@ -177,6 +177,7 @@ def wrong_with_loose_bounds(goal: str) -> int:
         for node in range(len(solution)):
             position = solution.position_of(node)
             if game.moves(position):
+                kernel.tt.fill(0)  # no table move: the node reads its children's entries first
                 plant_loose_bounds(kernel, game, position)
             expected = solution.remoteness(position) if remoteness else None
             wrong += kernel.value(position) != (solution.outcome(position), expected)

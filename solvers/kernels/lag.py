@@ -1086,6 +1086,10 @@ class LagKernel(EngineKernel):
 
     def _search(self, position: Any, alpha: int, beta: int) -> int:
         if self.method != "dfpn":
+            if not self.remoteness:
+                # scores are -1 and 1 (0: unknown in a horizon pass), so (-1, 1) is the full
+                # window, and with it a child's entry that says -1 cuts its parent off (ETC)
+                alpha, beta = max(alpha, -1), min(beta, 1)
             return super()._search(position, alpha, beta)
         white, black, side = self.lag.boards(position)
         lag = self.lag
