@@ -353,8 +353,8 @@ class LagTiers:
         if game.name != "lag":
             raise ParameterError(f"LAG tier tables cannot solve {game.name!r}")
         self.game = game
-        kernel = LagTables(game, symmetry_pieces=-1)  # the compiled rules' board tables
-        self.nbr, self.dest, self.far = kernel.nbr, kernel.dest, kernel.far
+        rules = LagTables(game, symmetry_pieces=-1)  # the compiled rules' board tables
+        self.nbr, self.dest, self.far = rules.nbr, rules.dest, rules.far
         self.cells = cells = int(game.board.size)  # type: ignore[attr-defined]
         board = game.board  # type: ignore[attr-defined]
         #: image of every cell when the board is turned upside down (empty: every tier is
@@ -376,7 +376,7 @@ class LagTiers:
         # it reaches
         self.table = np.zeros(max(total, 1), dtype=np.uint16)
         self.ctl = np.zeros(CTL_LENGTH, dtype=np.int64)
-        self.ctl[T_GOAL] = kernel.cfg[CFG_GOAL]  # the kernel's goal code (goal, far-row check)
+        self.ctl[T_GOAL] = rules.cfg[CFG_GOAL]  # the kernel's goal code (goal, far-row check)
         self.ctl[T_BROKEN] = 1 if broken_end_score else 0
         self.ctl[T_CELLS] = cells
         self.moves = np.zeros((max_ply + 1, 4 * cells), dtype=np.int64)
