@@ -926,7 +926,7 @@ class LagTables:
             words=3,
             alternating=True,
             max_moves=4 * self.board.size,
-            move_codes=MOVE_CODES,
+            move_codes=64 * self.board.size,  # from * 64 + to, below every table move
             tables=self.tables(),
             encode=self.encode,
             decode=int_words,
