@@ -1,5 +1,5 @@
-"""The compiled LAG kernel's alpha-beta search (issue 15, "the same review" as Control's),
-the current tree beside a baseline commit measured in the same run; writes
+"""The compiled LAG kernel, the current tree beside a baseline commit measured in the same
+run (issue 15's review of the alpha-beta search, issue 24's object count); writes
 ``benchmarks/lag_kernel.json`` and ``benchmarks/LAG_KERNEL.md`` (generated, never edited by
 hand: ``--markdown`` regenerates the page from the JSON alone).
 
@@ -20,6 +20,9 @@ Workloads (value mode, every one the same for both trees, table of ``TT_ENTRIES`
   table; the values must agree;
 * ``size4_rate``: the first 20 million nodes of size 4 from the setup (in the current tree
   also with iterative deepening off: the node rate of the search proper);
+* ``perft``: move sequences of ``PERFT`` plies from the setup (the last ply counted in bulk),
+  the move generator alone, where the object count after each move decides the sideways
+  moves and the merge bonus;
 * ``variants`` (current tree only): the kept choices against their alternatives
   (deepening schedules, ETC off, symmetry off) on size 3 ``far-row-one-object`` and
   ``strict``, the ``size4_solves`` positions and the short win of DFPN.md.
@@ -32,6 +35,7 @@ Speeds are process time (``time.process_time``), the machine being shared.
 
 from __future__ import annotations
 
+import importlib
 import json
 import statistics
 import sys
@@ -40,8 +44,12 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-#: The kernel before this review (main at the time), measured beside the current tree.
-BASELINE_COMMIT = "ac4cfad"
+#: LAG's hand-built kernel with its own alpha-beta loop (and issue 24's object count), the
+#: last commit before its search moved onto the engine, measured beside the current tree,
+#: and what the page calls each.
+BASELINE_COMMIT = "2065c93"
+BASELINE_WHAT = "LAG's hand-built kernel with its own alpha-beta search"
+CURRENT_WHAT = "LAG's rules as a plug-in of the engine (solvers/engine.py)"
 TT_ENTRIES = 1 << 22
 GOALS = ("standard", "strict", "far-row-one-object", "far-row")
 #: Winner and winning openings of size 3 by goal (benchmarks/LAG_TIERS.md, by the tier
@@ -59,6 +67,8 @@ DFPN_POSITIONS = {
 }
 POSITION_BUDGET = 100_000_000
 RATE_NODES = 20_000_000
+#: Perft from the setup: (board size, plies).
+PERFT = ((3, 8), (4, 7))
 #: Random size-4 positions solved to the end: (plies after the setup, seed), 8 of each.
 SOLVE_SETS = ((24, 5), (23, 6))
 SOLVE_POSITIONS = 8
@@ -67,25 +77,36 @@ MARKDOWN_PATH = ROOT / "benchmarks" / "LAG_KERNEL.md"
 
 
 # ------------------------------------------------------------ measurement (one process)
-def _calls(kernel: Any, module: Any, nodes: int) -> int | None:
-    from baseline_trees import settled  # beside this file
+def _table() -> Any:
+    """The transposition table's module: solvers.kernel_table, solvers.kernels.table in
+    trees from before the engine."""
+    try:
+        return importlib.import_module("solvers.kernel_table")
+    except ModuleNotFoundError:
+        return importlib.import_module("solvers.kernels.table")
 
-    count = settled(kernel, module)
-    return None if count is None else nodes - count
+
+def _calls(kernel: Any, module: Any, nodes: int) -> int | None:
+    """The nodes that were calls of the search, not children settled by their entry (the
+    engine's count, or the hand-built kernel's at the same index)."""
+    try:
+        index = importlib.import_module("solvers.engine_search").S_SETTLED
+    except ModuleNotFoundError:
+        index = module.S_SETTLED
+    return nodes - int(kernel.ctl[index])
 
 
 def _search(module: Any, game: Any, position: Any, budget: int, **options: Any) -> dict[str, Any]:
     """One search of ``position`` with a fresh table within ``budget`` nodes."""
-    from solvers.kernel_table import INFINITY, S_ABORTED, S_NODE_LIMIT, S_NODES
-
+    table = _table()
     kernel = module.LagKernel(game, tt_entries=TT_ENTRIES, **options)
-    kernel.ctl[S_NODE_LIMIT] = budget
+    kernel.ctl[table.S_NODE_LIMIT] = budget
     cpu = time.process_time()
-    value = int(kernel._search(position, -INFINITY, INFINITY))
+    value = int(kernel._search(position, -table.INFINITY, table.INFINITY))
     seconds = time.process_time() - cpu
-    nodes = int(kernel.ctl[S_NODES])
+    nodes = int(kernel.ctl[table.S_NODES])
     return {
-        "value": "open" if kernel.ctl[S_ABORTED] else value,
+        "value": "open" if kernel.ctl[table.S_ABORTED] else value,
         "nodes": nodes,
         "calls": _calls(kernel, module, nodes),
         "cpu_seconds": round(seconds, 3),
@@ -111,9 +132,7 @@ def _size3(module: Any, goal: str, **options: Any) -> dict[str, Any]:
 
 
 def _solves(module: Any, game: Any, positions: list[Any], **options: Any) -> dict[str, Any]:
-    from solvers.kernel_table import NO_NODE_LIMIT
-
-    runs = [_search(module, game, p, NO_NODE_LIMIT, **options) for p in positions]
+    runs = [_search(module, game, p, _table().NO_NODE_LIMIT, **options) for p in positions]
     return {
         "values": [r["value"] for r in runs],
         "nodes": sum(r["nodes"] for r in runs),
@@ -134,16 +153,30 @@ VARIANTS = {
 }
 
 
-def measure() -> dict[str, Any]:
-    """The workloads on the tree first on ``sys.path`` (this process's kernel)."""
+def _perft(module: Any, size: int, plies: int) -> dict[str, Any]:
+    from cgt.games.lag import Lag
+
+    game = Lag(size=size)
+    kernel = module.LagKernel(game, tt_entries=2)
+    cpu = time.process_time()
+    leaves = kernel.perft(game.initial_position(), plies)
+    seconds = time.process_time() - cpu
+    return {"leaves": leaves, "cpu_seconds": round(seconds, 3), "rate_cpu": round(leaves / seconds)}
+
+
+def measure(current: bool) -> dict[str, Any]:
+    """The workloads on the tree first on ``sys.path`` (this process's kernel); the
+    ``current`` tree's also without deepening and with the variants."""
     from baseline_trees import random_positions  # beside this file
 
     from cgt.games.lag import Lag
     from solvers.kernels import lag as module
 
     compile_seconds = module.warm_up()
-    current = hasattr(module, "DEFAULT_DEEPENING")
     out: dict[str, Any] = {"compile_seconds": round(compile_seconds, 2), "kernel": module.__file__}
+    out["perft"] = {
+        f"size {size}, {plies} plies": _perft(module, size, plies) for size, plies in PERFT
+    }
     out["size3"] = {goal: _size3(module, goal) for goal in GOALS}
     game4 = Lag(size=4)
     out["dfpn_positions"] = {
@@ -207,6 +240,10 @@ def _ratio(before: float, after: float) -> str:
     return f"{before / after:.2f}x"
 
 
+def _rate(nodes: int, seconds: float) -> str:
+    return "-" if seconds == 0 else f"{nodes / seconds / 1e6:.2f} M"
+
+
 def _value(value: Any) -> str:
     return {1: "win", -1: "loss"}.get(value, str(value))
 
@@ -217,24 +254,46 @@ def markdown(report: dict[str, Any]) -> str:
     loads = [r["load_before"] for t in ("current", "baseline") for r in report[t]["runs"]]
     m = report["machine"]
     lines = [
-        "# Compiled LAG kernel: the alpha-beta review of issue 15",
+        "# Compiled LAG kernel: the current tree against a baseline, in one run",
         "",
         f"Generated by `{report['command']}` on {report['date']}, commit "
-        f"`{report['commit']}` (baseline: commit `{report['baseline']['commit']}`, the kernel "
-        f"before this review), {m['cpu']}, {m['cores']} cores, Python {m['python']}. Load "
+        f"`{report['commit']}` ({report['current'].get('what', 'current')}; baseline: commit "
+        f"`{report['baseline']['commit']}`, {report['baseline']['what']}), {m['cpu']}, "
+        f"{m['cores']} cores, Python "
+        f"{m['python']}. Load "
         f"average (1 min) before the runs: {min(loads)}-{max(loads)} (the machine was shared: "
         f"times are process seconds). {report['repeats']} run(s) of each tree, alternately; "
         f"times are medians. Table: {TT_ENTRIES:,} slots, fresh for every workload.",
         "",
         "A node is one visit of a position: one call of the compiled search entered, plus one "
         "for each child settled by its table entry without a call; `calls` counts the calls "
-        "alone (the baseline did not probe children, so its nodes are its calls).",
+        "alone.",
+        "",
+        "## Move generation: perft from the setup",
+        "",
+        "Move sequences of a fixed length (the last ply counted in bulk, so this is the move "
+        "generator at every position one ply short), process seconds.",
+        "",
+        "| board | leaves (both trees) | baseline s | current s | baseline leaves/s | "
+        "current leaves/s | faster |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for name, c in cur["perft"].items():
+        same = "" if c["leaves"] == base["perft"][name]["leaves"] else " (baseline differs!)"
+        bs, cs = (_median(runs, "perft", name, "cpu_seconds") for runs in (base_runs, cur_runs))
+        brate, crate = (_median(runs, "perft", name, "rate_cpu") for runs in (base_runs, cur_runs))
+        lines.append(
+            f"| {name} | {c['leaves']:,}{same} | {bs:.3f} | {cs:.3f} | {brate / 1e6:.1f} M | "
+            f"{crate / 1e6:.1f} M | {_ratio(crate, brate)} |"
+        )
+    lines += [
         "",
         "## Size 3 from the standard setup, every opening (value mode)",
         "",
         "| goal | baseline nodes | current nodes | current calls | baseline s | current s | "
-        "time | winner, winning openings (both trees) | = LAG_TIERS.md? |",
-        "|---|---:|---:|---:|---:|---:|---:|---|---|",
+        "baseline nodes/s | current nodes/s | time | winner, winning openings (both trees) | "
+        "= LAG_TIERS.md? |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|",
     ]
     for goal in GOALS:
         c, b = cur["size3"][goal], base["size3"][goal]
@@ -245,7 +304,8 @@ def markdown(report: dict[str, Any]) -> str:
         expected = EXPECTED_SIZE3[goal] == answer and same
         lines.append(
             f"| {goal} | {b['nodes']:,} | {c['nodes']:,} | {_count(c['calls'])} | {bs:.2f} | "
-            f"{cs:.2f} | {_ratio(bs, cs)} faster | {c['winner']}: "
+            f"{cs:.2f} | {_rate(b['nodes'], bs)} | {_rate(c['nodes'], cs)} | "
+            f"{_ratio(bs, cs)} faster | {c['winner']}: "
             f"{' '.join(c['winning_openings']) or 'none'}{'' if same else ' (baseline differs!)'} "
             f"| {'yes' if expected else 'NO'} |"
         )
@@ -287,14 +347,17 @@ def markdown(report: dict[str, Any]) -> str:
         "",
         f"## Node rate: the first {RATE_NODES // 1_000_000} M nodes of size 4 from the setup",
         "",
-        "| tree | nodes/s (process time) | calls among the nodes |",
-        "|---|---:|---:|",
+        "| tree | process s | nodes/s (process time) | calls among the nodes |",
+        "|---|---:|---:|---:|",
     ]
     for tree, runs in (("baseline", base_runs), ("current", cur_runs)):
         for name in runs[0]["size4_rate"]:
             rate = _median(runs, "size4_rate", name, "rate_cpu")
+            seconds = _median(runs, "size4_rate", name, "cpu_seconds")
             calls = runs[0]["size4_rate"][name]["calls"]
-            lines.append(f"| {tree} ({name}) | {rate / 1e6:.2f} M | {_count(calls)} |")
+            lines.append(
+                f"| {tree} ({name}) | {seconds:.2f} | {rate / 1e6:.2f} M | {_count(calls)} |"
+            )
     lines += [
         "",
         "The current tree's default includes the deepening passes before the unbounded "
@@ -355,13 +418,16 @@ def main() -> None:
     args = kernel_parser(__doc__, BASELINE_COMMIT, 1).parse_args()
     if args.measure:
         sys.path.insert(0, args.measure)
-        print(json.dumps(measure()))
+        print(json.dumps(measure(Path(args.measure).resolve() == ROOT)))
         return
     if args.markdown:
         MARKDOWN_PATH.write_text(markdown(json.loads(JSON_PATH.read_text())))
         return
     command = command_line("lag_kernel.py", args, {"baseline": BASELINE_COMMIT, "repeats": 1})
     report = {"command": command, **compare(Path(__file__), args.baseline, args.repeats)}
+    what = BASELINE_WHAT if args.baseline == BASELINE_COMMIT else "the baseline"
+    report["baseline"]["what"] = what
+    report["current"]["what"] = CURRENT_WHAT
     JSON_PATH.write_text(json.dumps(report, indent=1) + "\n")
     text = markdown(report)
     MARKDOWN_PATH.write_text(text)

@@ -28,7 +28,7 @@ from cgt.errors import ParameterError
 
 #: The hooks a plug-in must give, and those with a default in solvers.engine_defaults.
 REQUIRED_HOOKS = ("generate", "final", "play", "mover")
-OPTIONAL_HOOKS = ("key", "order", "move_to_key", "move_from_key")
+OPTIONAL_HOOKS = ("key", "order", "move_to_key", "move_from_key", "final_remoteness")
 #: Built from ``play`` and ``key`` when a plug-in does not give it.
 CHILD_KEY = "child_key"
 

@@ -27,6 +27,12 @@ def key(state: np.ndarray, tables: object) -> tuple[U64, U64, I64, I64]:
 
 
 @njit(cache=True, inline="always")
+def final_remoteness(state: np.ndarray, tables: object) -> I64:
+    """Plies from a finished position to the end of its game: none, it is the end."""
+    return np.int64(0)
+
+
+@njit(cache=True, inline="always")
 def move_to_key(code: I64, symmetry: I64, tables: object) -> I64:
     """A move's code in the frame of the table key (no symmetry: itself)."""
     return code

@@ -89,7 +89,7 @@ from solvers.kernel_table import (
 
 # isort: split
 # <plug-in>
-from solvers.engine_defaults import key, move_from_key, move_to_key, order
+from solvers.engine_defaults import final_remoteness, key, move_from_key, move_to_key, order
 from solvers.engine_defaults import unplugged_final as final
 from solvers.engine_defaults import unplugged_generate as generate
 from solvers.engine_defaults import unplugged_mover as mover
@@ -338,7 +338,9 @@ def search(
                 return 0
             count = generate(state, tables, mv)
             if count == 0:  # the game is over: its result for the player to move
-                value = final(state, tables) * win
+                value = final(state, tables)
+                if remoteness:  # an end a plug-in reads from a table may lie plies away
+                    value *= win - final_remoteness(state, tables)
                 flagged = False
                 step = _UP
                 continue

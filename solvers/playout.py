@@ -94,6 +94,9 @@ class PlayoutRules:
     #: a move code into the frame of a key of symmetry ``s``, and back
     move_to_key: Callable[..., int] | None = None
     move_from_key: Callable[..., int] | None = None
+    #: ``final_remoteness(state, tables) -> int``: plies from a position ``generate`` ends to
+    #: the end of its game (0: it is the end; more where a table answers for the position)
+    final_remoteness: Callable[..., int] | None = None
     #: move codes are below this (history counts); 0: ``max_moves``
     move_codes: int = 0
     #: True when every move hands the turn to the other player
@@ -108,7 +111,8 @@ class PlayoutRules:
     def hooks(self) -> dict[str, Any]:
         """The compiled functions the engine is specialised for, by hook name."""
         names = ("generate", "final", "play", "mover", "key", "child_key", "order")
-        hooks = {name: getattr(self, name) for name in (*names, "move_to_key", "move_from_key")}
+        more = ("move_to_key", "move_from_key", "final_remoteness")
+        hooks = {name: getattr(self, name) for name in (*names, *more)}
         return {**hooks, "nrt": self.nrt}
 
 
@@ -265,7 +269,14 @@ def plug_in(module: ModuleType, game: Game[Any, Any], **fields: Any) -> PlayoutR
     by keyword."""
     hooks = {
         name: getattr(module, f"playout_{name}")
-        for name in ("key", "child_key", "order", "move_to_key", "move_from_key")
+        for name in (
+            "key",
+            "child_key",
+            "order",
+            "move_to_key",
+            "move_from_key",
+            "final_remoteness",
+        )
         if hasattr(module, f"playout_{name}")
     }
     return PlayoutRules(

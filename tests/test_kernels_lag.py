@@ -12,16 +12,26 @@ from __future__ import annotations
 import random
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 from cgt.errors import ParameterError, PositionError
-from cgt.games.lag import FAR_ROW_GOALS, GOALS, Lag, LagPosition
+from cgt.games.lag import FAR_ROW_GOALS, GOALS, Lag, LagPosition, count_objects
 from cgt.protocol import Outcome
 from proofs.lag import lag_with_rules
-from solvers.kernels.lag import LagKernel, solve_lag, warm_up
+from solvers.kernels.lag import (
+    MERGE_BONUS,
+    LagKernel,
+    LagTables,
+    generate_moves,
+    objects_after,
+    solve_lag,
+    warm_up,
+)
 from solvers.retrograde import PositionLimitExceeded, retrograde
 
 SMALL_SETUP = "B.B/..../...../..../W.W W"
@@ -92,6 +102,91 @@ def test_moves_and_results_match_the_readable_rules(size: int, rules: dict[str, 
     assert all(count > 0 for count in kinds.values()), kinds  # every rule was exercised
 
 
+CountAfter = Callable[[int, int, int], int]
+
+
+def dense_placements(game: Lag, rng: random.Random, count: int) -> list[tuple[int, int]]:
+    """(own, opponent) pieces at every density, so that lone pieces, cut points and targets
+    between three groups all occur."""
+    placements = []
+    for _ in range(count):
+        density = rng.uniform(0.1, 0.7)
+        cells = [c for c in range(game.board.size) if rng.random() < density]
+        own = sum(1 << c for c in cells if rng.random() < 0.7)
+        opponent = sum(1 << c for c in cells) & ~own
+        placements.append((own, opponent))
+    return placements
+
+
+def count_after_mismatches(
+    game: Lag, count_after: CountAfter, placements: list[tuple[int, int]]
+) -> list[str]:
+    """Moves of a piece of ``own`` to a cell it does not hold after which ``count_after``
+    differs from the readable rules' count of ``own`` (any distance: the count is
+    geometry, not rules)."""
+    nbr = game.board.neighbour_mask
+    wrong = []
+    for own, _ in placements:
+        for source in game.board.cells_of(own):
+            for target in range(game.board.size):
+                if own >> target & 1 == 0:
+                    expected = count_objects(own ^ (1 << source) | (1 << target), nbr)
+                    if count_after(own, source, target) != expected:
+                        wrong.append(f"{own:#x}: {source}->{target}, expected {expected}")
+    return wrong
+
+
+@pytest.mark.parametrize("size", [3, 4, 5])
+def test_objects_after_a_move_match_the_readable_count(size: int) -> None:
+    game = Lag(size=size)
+    tables = LagTables(game, symmetry_pieces=-1)
+    nbr = game.board.neighbour_mask
+    placements = dense_placements(game, random.Random(size), 150)
+
+    def compiled(own: int, source: int, target: int) -> int:
+        return int(objects_after(np.uint64(own), source, target, tables.dest, tables.nbr))
+
+    assert count_after_mismatches(game, compiled, placements) == []
+
+    def objects(mask: int) -> int:
+        return count_objects(mask, nbr)
+
+    def splits(own: int, source: int) -> bool:  # the source is a cut point of its group
+        lone = own & nbr[source] == 0
+        return objects(own ^ (1 << source)) > objects(own) - lone
+
+    # each kind of move the incremental count treats apart, one off: every one is caught
+    planted: dict[str, Callable[[int, int, int], bool]] = {
+        "a lone piece moves": lambda own, s, t: own & nbr[s] == 0,
+        "the source is a cut point": lambda own, s, t: splits(own, s),
+        "the target joins three groups": lambda own, s, t: (
+            objects(own ^ (1 << s) | (1 << t)) <= objects(own ^ (1 << s)) - 2
+        ),
+    }
+    for name, applies in planted.items():
+
+        def off_by_one(own: int, s: int, t: int, applies: Any = applies) -> int:
+            return compiled(own, s, t) + applies(own, s, t)
+
+        assert count_after_mismatches(game, off_by_one, placements), name
+
+    # the move generator's merge flags (the same count, stopped once it is decided)
+    moves = np.zeros(4 * game.board.size, dtype=np.int64)
+    order = np.zeros_like(moves)
+    merges = 0
+    for own, opponent in placements:
+        k = objects(own)
+        for side in (0, 1):
+            listed = generate_moves(
+                np.uint64(own), np.uint64(opponent), side, k, tables.dest, tables.nbr, moves, order
+            )
+            for code, key in zip(moves[:listed], order[:listed], strict=True):
+                after = objects(own ^ (1 << int(code >> 6)) | (1 << int(code & 63)))
+                assert bool(key & MERGE_BONUS) == (after < k), (hex(own), int(code))
+                merges += after < k
+    assert merges > 100
+
+
 def readable_perft(game: Lag, position: LagPosition, depth: int) -> int:
     """Move sequences of exactly ``depth`` plies, by the readable rules."""
     if depth == 0:
@@ -124,9 +219,17 @@ def assert_agrees_with_retrograde(
     return len(nodes)
 
 
+#: Size 2 (7 cells) with two pieces a side, and the small size-3 setup: every position
+#: reachable, with the fewest each graph has (under every goal).
+WHOLE_GRAPHS = [(2, "BB/.../WW W", 100), (3, SMALL_SETUP, 200)]
+
+
+@pytest.mark.parametrize(("size", "setup", "at_least"), WHOLE_GRAPHS, ids=["size 2", "size 3"])
 @pytest.mark.parametrize("rules", RULES, ids=RULE_IDS)
-def test_every_position_of_the_small_setup(rules: dict[str, str]) -> None:
-    game = Lag(size=3, setup=SMALL_SETUP, **rules)
+def test_every_position_of_the_small_setup(
+    rules: dict[str, str], size: int, setup: str, at_least: int
+) -> None:
+    game = Lag(size=size, setup=setup, **rules)
     kernels = [
         LagKernel(game, remoteness=remoteness, symmetry=symmetry, tt_entries=entries)
         for remoteness in (False, True)
@@ -136,7 +239,7 @@ def test_every_position_of_the_small_setup(rules: dict[str, str]) -> None:
     compared = assert_agrees_with_retrograde(
         game, game.initial_position(), kernels, every_position=True
     )
-    assert compared > 200
+    assert compared > at_least
 
 
 def small_graph_root(game: Lag, line: list[LagPosition], limit: int) -> LagPosition | None:

@@ -1,12 +1,12 @@
-"""The LAG kernel's alpha-beta search ingredients (solvers/kernels/lag.py, issue 15): value
-mode's iterative deepening, the enhanced transposition cut-off (ETC) and mirror keys by piece
-count, each on and off, against two independent sources: the pure-Python retrograde analysis
-(every position of a small setup, positions near the end of random size-3 games) and df-pn
-(a different search) on the short size-4 win of benchmarks/DFPN.md. The last part shows that
-the comparison catches a broken ingredient: a mirror that maps cells by a non-symmetry, an
-ETC that trusts a bound in the wrong direction (found by planting loose but true bounds in
-the table, which the correct search ignores), and a deepening pass whose "unknown" is taken
-for a loss.
+"""LAG's alpha-beta on the engine (solvers/kernels/lag.py's plug-in, solvers/engine.py), its
+ingredients: value mode's horizon passes (iterative deepening), the enhanced transposition
+cut-off (ETC) and mirror keys by piece count, each on and off, against two independent
+sources: the pure-Python retrograde analysis (every position of a small setup, positions near
+the end of random size-3 games) and df-pn (a different search) on the short size-4 win of
+benchmarks/DFPN.md. The last part shows that the comparison catches a broken ingredient: a
+mirror that maps cells by a non-symmetry, an ETC that trusts a bound in the wrong direction
+(found by planting loose but true bounds in the table, which the correct search ignores),
+and a horizon pass whose "unknown" is taken for a loss.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ import numpy as np
 import pytest
 
 from cgt.games.lag import Lag
+from solvers.engine_search import C_BUCKET_MASK
 from solvers.kernel_table import (
     BIG,
     INFINITY,
@@ -31,14 +32,7 @@ from solvers.kernel_table import (
     bucket_base,
     store,
 )
-from solvers.kernels.lag import (
-    C_BUCKET_MASK,
-    C_HORIZON,
-    LagKernel,
-    image_tables,
-    root_key,
-    warm_up,
-)
+from solvers.kernels.lag import LagKernel, image_tables, playout_key, warm_up
 from solvers.retrograde import retrograde
 from tests.test_kernels_lag import (
     RULE_IDS,
@@ -156,7 +150,7 @@ def test_a_mirror_by_a_non_symmetry_is_caught() -> None:
         for image in board.symmetries
         if [image[c] for c in board.rows[0]] == list(board.rows[-1])
     )
-    broken.mirror_tables[:] = image_tables(wrong)
+    broken.lag.mirror_tables[:] = image_tables(wrong)  # the plug-in's tables hold this array
     with pytest.raises(AssertionError):
         assert_agrees_with_retrograde(game, game.initial_position(), [broken], every_position=True)
 
@@ -166,8 +160,7 @@ def plant_loose_bounds(kernel: LagKernel, game: Lag, position: Any) -> None:
     scores at least an immediate loss), with much work so that it stays: a search that uses
     each bound only in its own direction is not changed by it."""
     for _, child in game.children(position):
-        white, black, side = kernel.check_position(child)
-        kw, kb, _ = root_key(white, black, kernel.mirror_tables, kernel.ctl)
+        kw, kb, side, _ = playout_key(kernel.lag.encode(child), kernel.rules.tables)
         kw, kb = np.uint64(kw), np.uint64(kb)
         base = bucket_base(kw, kb, side, int(kernel.ctl[C_BUCKET_MASK]))
         store(kernel.tt, base, kw, kb, side, LOWER, -BIG, 0, 1 << 30, kernel.ctl)
@@ -184,6 +177,7 @@ def wrong_with_loose_bounds(goal: str) -> int:
         for node in range(len(solution)):
             position = solution.position_of(node)
             if game.moves(position):
+                kernel.tt.fill(0)  # no table move: the node reads its children's entries first
                 plant_loose_bounds(kernel, game, position)
             expected = solution.remoteness(position) if remoteness else None
             wrong += kernel.value(position) != (solution.outcome(position), expected)
@@ -195,19 +189,24 @@ def test_loose_bounds_in_the_table_change_no_value(goal: str) -> None:
     assert wrong_with_loose_bounds(goal) == 0
 
 
-#: The same check with an ETC that trusts a lower bound as an upper one (its cut-off test
-#: replaced before the search compiles, in a process with its own numba cache).
+#: The same check with an engine whose ETC trusts a lower bound as an upper one: its
+#: cut-off test loses the bound's direction in a copy of the template, compiled in a process
+#: with its own caches.
 WRONG_DIRECTION = """
 import sys
-from numba import njit
-from solvers.kernels import lag
+from pathlib import Path
 
-@njit(inline="always")
-def wrong(flag):
-    return flag != 0  # EXACT, UPPER and LOWER all read as upper bounds
+sys.path[:0] = [{root!r}, {folder!r}]
+import solvers.engine
+from solvers import engine_search
 
-lag._bounds_above = wrong
-sys.path.insert(0, {root!r})
+source = Path(engine_search.__file__).read_text()
+right = "stored_flag != 0 and stored_flag != LOWER and stored <= child_alpha"
+assert source.count(right) == 1
+Path({folder!r}, "broken_engine_search.py").write_text(
+    source.replace(right, "stored_flag != 0 and stored <= child_alpha")
+)
+solvers.engine.TEMPLATE = "broken_engine_search"
 from tests.test_lag_kernel_search import wrong_with_loose_bounds
 print(wrong_with_loose_bounds("standard"))
 """
@@ -215,29 +214,30 @@ print(wrong_with_loose_bounds("standard"))
 
 @pytest.mark.slow
 def test_an_etc_trusting_a_bound_the_wrong_way_is_caught(tmp_path: Path) -> None:
-    # slow: the broken search compiles from scratch (about 25 s)
+    # slow: the broken engine compiles from scratch
     root = Path(__file__).resolve().parent.parent
+    script = WRONG_DIRECTION.format(root=str(root), folder=str(tmp_path))
     run = subprocess.run(
-        [sys.executable, "-c", WRONG_DIRECTION.format(root=str(root))],
+        [sys.executable, "-c", script],
         cwd=root,
         capture_output=True,
         text=True,
         check=False,
-        env=dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path)),
+        env=dict(
+            os.environ,
+            NUMBA_CACHE_DIR=str(tmp_path / "numba"),
+            CGT_ENGINE_CACHE=str(tmp_path / "engine"),
+        ),
     )
     assert run.returncode == 0, run.stderr[-800:]
     assert int(run.stdout.split()[-1]) > 0
 
 
 class UnknownAsLoss(LagKernel):
-    """A deepening driver with a planted bug: a pass's "unknown" taken for a loss."""
+    """Horizon passes with a planted bug: a pass's "unknown" taken for a loss."""
 
     def _search(self, position: Any, alpha: int, beta: int) -> int:
-        white, black, side = self.check_position(position)
-        key = root_key(white, black, self.mirror_tables, self.ctl)
-        self.ctl[C_HORIZON] = 4
-        value = self._pass_search(white, black, side, -1, 1, key)
-        self.ctl[C_HORIZON] = 0
+        value = self._call(self.rules.encode(position), -1, 1, 4)
         return value if value != 0 else -1
 
 

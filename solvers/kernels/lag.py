@@ -17,8 +17,12 @@ The rules as the kernel states them (the decisions are the readable module's):
   directions always, the two along the row (E, W) only if the mover's objects after the move
   are fewer than ``k``. Destinations come from a table ``dest[side, cell, slot, k]`` (-1: off
   the board); a destination holding an own piece is illegal, one holding an opponent piece is
-  a capture. A piece can only *merge* if its target touches another own piece (otherwise it
-  lands isolated and the count cannot drop), so the flood fill after a move runs only then.
+  a capture. Whether a move *merges* (lowers the mover's objects) is decided without
+  counting the pieces after it (:func:`objects_after`): the source's group becomes the
+  groups its other pieces fall into (one unless the source was a cut point, seen from the
+  runs of own pieces around it), and the target joins into one the groups next to it; so
+  only a lone piece touching any own piece, or a piece touching another group than its
+  own, can merge, and only the groups near the source and the target are flooded.
 * Far-row goals: a player meets the goal when one of their pieces is on their far row (and,
   for ``far-row-one-object``, they have exactly one object). The player who has just moved
   (the one not to move) wins if they meet it: a loss for the player to move, with no move.
@@ -30,64 +34,32 @@ The rules as the kernel states them (the decisions are the readable module's):
 
 Search
 ------
-Negamax alpha-beta, fail-soft, as :mod:`solvers.alphabeta` (read its docstring on scores and
-bounds). LAG is acyclic (proofs/lag.py gives a potential that every move raises), so there is
-no repetition handling: every result is path-independent and may be stored.
+Alpha-beta is the engine's (:mod:`solvers.engine`, docs/engine.md): this module is its
+plug-in for LAG (``playout_*``: the rules above, and the Monte-Carlo player's too) and
+:class:`LagKernel`, the engine with LAG's options. LAG is acyclic (proofs/lag.py gives a
+potential that every move raises) and has no draws, so every result may be stored and value
+mode's scores are -1/1, with 0 free for a horizon pass's "unknown".
 
-* Scores are for the player to move. Value mode uses -1/1 (LAG has no draws) and the window
-  (-1, 1), which is the full one: a fail-low -1 or a fail-high 1 is the exact value.
-  Remoteness mode uses mate-distance scores ``BIG - r`` / ``-(BIG - r)``, with windows
-  widened one step per ply so bounds stay exact.
-* Iterative deepening (value mode, ``deepening=(first, step, last)``, default by board size
-  :func:`default_deepening`): passes with a growing ply bound, ``first``, ``first + step``,
-  ... up to ``last``, then one unbounded search. A node at a pass's bound scores 0,
-  "unknown" (no draws exist, so 0 is free); a node whose value depends on an unknown scores
-  0 too and is never stored, while a 1 or a -1 is a proof whatever the bound (it never rests
-  on an unknown) and is stored as EXACT: the table carries every proof into the next pass.
-  The driver (:meth:`LagKernel._search`) stops at the first pass that proves the root, or
-  that met no bound. Why: with scores -1/1 and no bound the plain search dives into the
-  first move's subtree, however deep, before it looks at a sibling that wins at once.
-  Where every opening needs the full depth (size 3) deep passes cost more than they save,
-  while on larger boards they pay: the last bound is by board size (measured on
-  benchmarks/TUNING.md and benchmarks/LAG_KERNEL.md). A pass that a node budget cuts short resumes at its bound.
-  History is not credited for a cut-off by an unknown, and an unknown position stores
-  nothing (both measured worse: :data:`CREDIT_UNKNOWN`, :data:`STORE_UNKNOWN`).
-* Transposition table: the shared one of :mod:`solvers.kernel_table` (buckets of two
-  3-word slots, FULL key = white and black bitboards plus the side to move as the tag, bound
-  flag EXACT/LOWER/UPPER, score, best move, log2 of the subtree's node count; slot 0
-  work-preferred, slot 1 always-replace). Capacity is fixed by ``tt_entries``. A node probes
-  each child's entry itself before calling the search on it, and a child its entry settles
-  is not called: it counts as one node all the same (a node is one visit of a position, a
-  call entered or a child settled by its entry, ``ctl[S_SETTLED]`` of them), as in
-  :mod:`solvers.kernels.control`.
-* Enhanced transposition cut-off (``etc=True``): before its first search call a node reads
-  the entries of all its remaining children (the first child's entry decides most nodes,
-  so this is lazy). One that refutes its child cuts the node off at once
-  (``ctl[S_ETC_CUTOFFS]``, counted as the one child visit it replaces); one that says its
-  child cannot raise alpha sends that child last. The children's keys computed for it are
-  kept in the node's frame for the visits; all are computed, and their buckets prefetched
-  (``llvm.prefetch``, :data:`PREFETCH`), before the first is probed, and the table move's
-  child's bucket is prefetched while the node generates its moves: with a table far bigger
-  than the caches a probe is a wait for memory (benchmarks/TUNING.md). Each bound is
-  used only in its own direction
-  (:func:`_bounds_above`, :func:`_bounds_below`); tests plant loose true bounds to check it.
-* Move ordering: the table move first, then captures and merges, then the history
-  heuristic, by insertion sort. Every cut-off (a win found, the common cut-off in value
-  mode, an ETC cut-off, a fail-high) credits its move with the square of the bit length of
-  the work it took (:func:`_credit`, as Control's).
-* Symmetry: the left-right mirror (the only symmetry LAG keeps). A position with at most
-  ``symmetry_pieces`` pieces (default :func:`default_symmetry_pieces`: every count, which
-  measured best: on size 3 the mirror images meet all the way down) is keyed by the smaller
-  of itself and its mirror image (bitboards mirrored by byte-chunk lookup tables); the
-  parent computes a child's key and passes it down; the best move is stored in the key's
-  frame and mapped back on probe.
-* Arguments: the per-ply move lists, order keys and children's keys are one array
-  (``frames[ply, F_*, child]``).
-* A node budget (``ctl[S_NODE_LIMIT]``) stops a search cleanly; nothing computed under an
-  aborted search is stored, so calling again resumes with everything the table kept.
-  :class:`~solvers.kernel_base.CompiledKernel` uses that for progress reports and
-  ``max_seconds`` (root values, root moves, principal variation and the result are its
-  shared code too; this module holds only LAG's rules and search loop).
+* Key: the left-right mirror (the only symmetry LAG keeps). A position with at most
+  ``symmetry_pieces`` pieces (default :func:`default_symmetry_pieces`: every count; on
+  size 3 the mirror images meet all the way down) is keyed by the smaller of itself and its
+  mirror image (bitboards mirrored by byte-chunk lookup tables), the side to move as the
+  tag; a child's key comes from the parent's boards (``playout_child_key``), and the best
+  move is stored in the key's frame.
+* Ordering hint: captures and merges first, the kinds the generator knows at no cost
+  (``playout_order``); the engine puts the table move before them and the history
+  heuristic between equal hints.
+* Horizon passes in value mode (``deepening=(first, step, last)``, default by board size
+  :func:`default_deepening`): bounds ``first``, ``first + step``, ... up to ``last``, then
+  one unbounded search. Why: with scores -1/1 and no bound a plain search dives into the
+  first move's subtree, however deep, before it looks at a sibling that wins at once. Where
+  every opening needs the full depth (size 3) deep passes cost more than they save, while on
+  larger boards they pay: the last bound is by board size (benchmarks/LAG_KERNEL.md).
+* Tier tables (``tiers=``, :mod:`solvers.kernels.lag_tiers`): a position of a solved tier
+  ends the search there, ``playout_final`` and ``playout_final_remoteness`` reading its
+  record.
+* Proof-number search (``method="dfpn"``) is this module's own (:func:`dfpn`), on the same
+  rules and table.
 
 Kernel move codes are ``from * 64 + to``; the Python API converts them to the game's
 ``(from, to)`` moves.
@@ -103,19 +75,17 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros  # LLVM cttz intrinsic
 
+from cgt.boards.hexhex import MIRROR_LEFT_RIGHT
 from cgt.errors import ParameterError, PositionError
 from cgt.progress import Progress
 from cgt.protocol import Game, Outcome
-from solvers.kernel_base import CompiledKernel, SearchBudgetExceeded, run_solve
+from solvers.engine import EngineKernel
+from solvers.kernel_base import SearchBudgetExceeded, run_solve
 from solvers.kernel_table import (
     _U0,
     _U1,
     _U255,
-    BIG,
-    EXACT,
     I64,
-    INFINITY,
-    LOWER,
     S_ABORTED,
     S_HITS,
     S_MAX_PLY,
@@ -123,23 +93,9 @@ from solvers.kernel_table import (
     S_NODES,
     S_OVERFLOW,
     S_PROBES,
-    SLOT_WORDS,
     U64,
-    UPPER,
-    bucket_base,
     compiled,
-    credit,
-    entry_flag,
-    entry_move,
-    entry_of,
-    entry_score,
-    holds,
-    new_table,
     popcount,
-    prefetch,
-    store,
-    toward_leaf,
-    toward_root,
 )
 from solvers.kernels.plugin import KernelPlugin
 from solvers.kernels.tier_index import binomial_table, locate
@@ -183,60 +139,24 @@ MAX_CELLS = 64
 #: bounds games far below this on the boards in reach; a deeper path aborts with an error.
 DEFAULT_MAX_PLY = 1024
 
-# Indices into the control array ``ctl`` (int64): configuration, then the statistics and the
-# node budget at solvers.kernel_table's indices (16 on), then the history table at HISTORY
-# (2 sides x 64 x 64 move codes).
-C_GOAL = 0
-C_REMOTENESS = 1
-#: Positions with at most this many pieces are keyed by the smaller of them and their mirror
-#: image; -1: no symmetry.
-C_SYMMETRY_PIECES = 2
-C_BUCKET_MASK = 3
-C_MAX_PLY = 4
-C_CHUNKS = 5
-#: 1 when the search probes tier tables (endgame databases, :mod:`solvers.kernels.lag_tiers`)
-C_PROBE = 6
-#: Positions answered by the tier tables instead of searched.
-C_TIER_HITS = 7
-#: 1: enhanced transposition cut-offs (probe every child's entry before searching any).
-C_ETC = 8
-#: Value mode, a pass of iterative deepening: nodes at this ply score 0, "unknown"; 0: none.
-C_HORIZON = 9
-#: Statistics beyond solvers.kernel_table's: children settled by their table entry without
-#: a search call (each counted as a node), the enhanced transposition cut-offs among them,
-#: and the nodes a deepening pass left unknown at its horizon.
-S_SETTLED = 26
-S_ETC_CUTOFFS = 27
-S_HORIZON = 28
-HISTORY = 32
-MOVE_CODES = 64 * 64
-CTL_LENGTH = HISTORY + 2 * MOVE_CODES
-#: History counts are capped so that ordering keys keep the capture/merge classes apart.
-HISTORY_CAP = (1 << 40) - 1
-#: Ordering bonuses (higher first): a capture, a merge (objects after < before).
+#: The configuration words ``cfg`` of the plug-in's tables: the goal's code, the most
+#: pieces a position keyed by its mirror image may have (-1: no symmetry), the bitboards'
+#: bytes, 1 when tier tables are probed, and the positions they answered (a statistic).
+CFG_GOAL = 0
+CFG_SYMMETRY_PIECES = 1
+CFG_CHUNKS = 2
+CFG_PROBE = 3
+CFG_TIER_HITS = 4
+#: df-pn's ply limit
+CFG_MAX_PLY = 5
+CFG_LENGTH = 6
+#: Ordering bonuses of the move generator's keys: a capture, a merge (objects after < before).
 CAPTURE_BONUS = 1 << 42
 MERGE_BONUS = 1 << 41
-TABLE_MOVE_KEY = 1 << 50
-#: Credit history for cut-offs by children unknown within a deepening pass's bound? No: it
-#: costs nodes (benchmarks/TUNING.md).
-CREDIT_UNKNOWN = False
-#: Store the best move of a position left unknown by a deepening pass (as a LOWER -INFINITY
-#: entry, true and never deciding) to order the next pass? No: such entries push proven
-#: ones out of the table, and it costs nodes (benchmarks/TUNING.md).
-STORE_UNKNOWN = False
-#: Prefetch the table buckets of children about to be probed (the table move's child while
-#: the moves are generated; every child's before the ETC probes them).
-PREFETCH = True
 #: Every piece count (more than any board has cells): symmetry everywhere.
 ALL_PIECES = 64
-#: Rows of the per-ply frames of the search (``frames[ply, row, child]``): the moves, their
-#: order keys, then (filled by the enhanced transposition cut-off) the children's table keys.
-F_MOVES = 0
-F_ORDER = 1
-F_KEY_WHITE = 2
-F_KEY_BLACK = 3
-F_MIRRORED = 4
-F_ROWS = 5
+#: Move codes (``from * 64 + to``) are below this.
+MOVE_CODES = 64 * 64
 
 #: Value mode's iterative deepening by board size: (first ply bound, step, last bound), then
 #: one unbounded search (module docstring): on size 3, where every opening needs the full
@@ -290,24 +210,71 @@ def _bit_index(low: U64) -> I64:
     return np.int64(trailing_zeros(low))  # type: ignore[call-arg]
 
 
+@njit(cache=True, inline="always")
+def _component(seed: U64, mask: U64, nbr: np.ndarray) -> U64:
+    """The cells of ``mask`` connected to the cell ``seed`` (one bit of ``mask``) within
+    ``mask``: a flood fill on bits."""
+    group = seed
+    frontier = seed
+    while frontier != _U0:
+        grown = _U0
+        while frontier != _U0:
+            low = _low_bit(frontier)
+            grown |= nbr[_bit_index(low)]
+            frontier ^= low
+        frontier = grown & mask & ~group
+        group |= frontier
+    return group
+
+
 @compiled
 def count_objects(mask: U64, nbr: np.ndarray) -> I64:
     """Number of maximal connected groups of the cells of ``mask`` (flood fill on bits)."""
     count = 0
     while mask != _U0:
-        group = _low_bit(mask)
-        frontier = group
-        while frontier != _U0:
-            grown = _U0
-            while frontier != _U0:
-                low = _low_bit(frontier)
-                grown |= nbr[_bit_index(low)]
-                frontier ^= low
-            frontier = grown & mask & ~group
-            group |= frontier
-        mask &= ~group
+        mask &= ~_component(_low_bit(mask), mask, nbr)
         count += 1
     return count
+
+
+@njit(cache=True, inline="always")
+def _ring_bit(mask: U64, cell: I64, at: I64) -> U64:
+    """1 if the neighbour ``cell`` (-1: off the board) holds a cell of ``mask``, shifted to
+    bit ``at`` of a ring pattern."""
+    if cell < 0:
+        return _U0
+    return ((mask >> np.uint64(cell)) & _U1) << np.uint64(at)
+
+
+@njit(cache=True, inline="always")
+def _arcs(mask: U64, cell: I64, dest: np.ndarray) -> I64:
+    """Runs of cells of ``mask`` around ``cell`` (its six neighbours in cyclic order, each
+    next to the one before): cells of one run are connected through each other, so this
+    bounds the groups of ``mask`` that touch ``cell`` from above. The neighbours come from
+    the one-step destinations, E NE NW W (White's slots 2 0 1 3) and SW SE (Black's 0 1)."""
+    pattern = (
+        _ring_bit(mask, dest[0, cell, 2, 1], 0)
+        | _ring_bit(mask, dest[0, cell, 0, 1], 1)
+        | _ring_bit(mask, dest[0, cell, 1, 1], 2)
+        | _ring_bit(mask, dest[0, cell, 3, 1], 3)
+        | _ring_bit(mask, dest[1, cell, 0, 1], 4)
+        | _ring_bit(mask, dest[1, cell, 1, 1], 5)
+    )
+    if pattern == np.uint64(63):
+        return 1
+    rotated = ((pattern << _U1) | (pattern >> np.uint64(5))) & np.uint64(63)
+    return popcount(pattern & ~rotated)  # the cells that start a run
+
+
+@njit(cache=True, inline="always")
+def _groups_touching(mask: U64, cell: I64, enough: I64, nbr: np.ndarray) -> I64:
+    """Groups of ``mask`` next to ``cell``, counted up to ``enough`` (a flood fill each)."""
+    near = mask & nbr[cell]
+    found = 0
+    while near != _U0 and found < enough:
+        near &= ~_component(_low_bit(near), mask, nbr)
+        found += 1
+    return found
 
 
 @njit(cache=True, inline="always")
@@ -316,6 +283,59 @@ def _mirror(mask: U64, mirror_tables: np.ndarray, chunks: I64) -> U64:
     for c in range(chunks):
         out |= mirror_tables[c, (mask >> np.uint64(8 * c)) & _U255]
     return out
+
+
+@njit(cache=True, inline="always")
+def _parts(own: U64, source: I64, left: U64, dest: np.ndarray, nbr: np.ndarray) -> I64:
+    """The groups that ``left``, the rest of the source's group without it, falls into:
+    one unless the source was a cut point, which needs more than one run of own pieces
+    around it."""
+    if _arcs(own, source, dest) <= 1:
+        return 1
+    return count_objects(left, nbr)
+
+
+@njit(cache=True, inline="always")
+def _objects_after(
+    left: U64,
+    others: U64,
+    parts: I64,
+    target: I64,
+    k: I64,
+    dest: np.ndarray,
+    nbr: np.ndarray,
+    exact: bool,
+) -> I64:
+    """The mover's objects after a piece moves to ``target``: of its ``k`` objects the
+    source's group becomes ``parts`` groups (``left``, none for a lone piece), and the
+    target joins into one the groups next to it, of ``left`` and of the ``others``.
+    Not ``exact``: right only as far as it says whether the count is below ``k`` (the
+    other groups are counted only until they outnumber the parts the target misses)."""
+    near = nbr[target]
+    if parts <= 1:
+        joined = 1 if left & near != _U0 else 0
+    else:
+        joined = _groups_touching(left, target, parts, nbr)
+    if others & near != _U0:
+        enough = MAX_CELLS if exact else parts - joined + 1
+        if enough == 1 or _arcs(others, target, dest) == 1:
+            joined += 1
+        else:
+            joined += _groups_touching(others, target, enough, nbr)
+    return k - 1 + parts + 1 - joined
+
+
+@compiled
+def objects_after(own: U64, source: I64, target: I64, dest: np.ndarray, nbr: np.ndarray) -> I64:
+    """Objects of ``own`` after its piece on ``source`` moves to the free or opponent's cell
+    ``target``: the count by which :func:`generate_moves` decides merges, from the source's
+    group and the target's neighbours rather than a flood fill of every piece."""
+    low = _U1 << np.uint64(source)
+    group = _component(low, own, nbr)
+    left = group ^ low
+    parts = _parts(own, source, left, dest, nbr) if left != _U0 else 0
+    k = count_objects(own, nbr)
+    return _objects_after(left, own ^ group, parts, target, k, dest, nbr, True)
 
 
 # ------------------------------------------------------------------------- the rules
@@ -366,12 +386,17 @@ def generate_moves(
     count = 0
     if k == 0:
         return 0
+    group = _U0  # the source's group, kept while the sources stay in it
     mask = own
     while mask != _U0:
         low = _low_bit(mask)
         mask ^= low
         source = _bit_index(low)
-        rest = own ^ low
+        if group & low == _U0:
+            group = _component(low, own, nbr)
+        left = group ^ low  # what the source leaves of its group
+        others = own ^ group
+        parts = 0  # the groups ``left`` falls into, found at the first landing that asks
         for slot in range(4):
             target = dest[side, source, slot, k]
             if target < 0:
@@ -380,8 +405,11 @@ def generate_moves(
             if own & target_bit != _U0:
                 continue  # may not land on an own piece
             merges = False
-            if rest & nbr[target] != _U0:  # only a landing next to own pieces can merge
-                merges = count_objects(rest | target_bit, nbr) < k
+            # a piece of a larger group merges only by touching another group
+            if left == _U0 or others & nbr[target] != _U0:
+                if left != _U0 and parts == 0:
+                    parts = _parts(own, source, left, dest, nbr)
+                merges = _objects_after(left, others, parts, target, k, dest, nbr, False) < k
             if slot >= 2 and not merges:
                 continue  # sideways only if it reduces the mover's objects
             key = np.int64(0)
@@ -473,16 +501,16 @@ def perft(
     return total
 
 
-# ------------------------------------------------------------------------- search
+# ------------------------------------------------------------------------- keys
 @njit(cache=True, inline="always")
 def _child_key(
-    white: U64, black: U64, pieces: I64, mirror_tables: np.ndarray, ctl: np.ndarray
+    white: U64, black: U64, pieces: I64, mirror_tables: np.ndarray, cfg: np.ndarray
 ) -> tuple[U64, U64, I64]:
     """Table key of a position of ``pieces`` pieces and 1 if it is the mirror image: the
-    smaller of the position and its mirror, where ``pieces <= ctl[C_SYMMETRY_PIECES]``."""
-    if pieces > ctl[C_SYMMETRY_PIECES]:
+    smaller of the position and its mirror, where ``pieces <= cfg[CFG_SYMMETRY_PIECES]``."""
+    if pieces > cfg[CFG_SYMMETRY_PIECES]:
         return white, black, 0
-    chunks = ctl[C_CHUNKS]
+    chunks = cfg[CFG_CHUNKS]
     mirror_white = _mirror(white, mirror_tables, chunks)
     if mirror_white > white:
         return white, black, 0
@@ -493,354 +521,27 @@ def _child_key(
 
 
 @njit(cache=True, inline="always")
-def _entry(tt: np.ndarray, k0: U64, k1: U64, side: I64, ctl: np.ndarray) -> tuple[I64, I64]:
-    """(bound flag, score) of the key's table entry; flag 0 when the table has none."""
-    return entry_of(tt, k0, k1, side, ctl[C_BUCKET_MASK])
+def _key(white: U64, black: U64, mirror_tables: np.ndarray, cfg: np.ndarray) -> tuple[U64, U64]:
+    """Table key (:func:`_child_key`: the smaller of the position and its mirror image
+    where symmetry applies)."""
+    kw, kb, _ = _child_key(white, black, popcount(white | black), mirror_tables, cfg)
+    return kw, kb
 
 
 @njit(cache=True, inline="always")
-def _credit(ctl: np.ndarray, at: I64, work: I64) -> None:
-    """History heuristic (:func:`solvers.kernel_table.credit`) over this kernel's counts."""
-    credit(ctl, at, work, HISTORY, 2 * MOVE_CODES, HISTORY_CAP)
-
-
-@njit(cache=True, inline="always")
-def _settles(flag: I64, stored: I64, alpha: I64, beta: I64) -> bool:
-    """Whether an entry (flag 0: none) decides its position within (alpha, beta)."""
-    return (
-        flag == EXACT or (flag == LOWER and stored >= beta) or (flag == UPPER and stored <= alpha)
-    )
-
-
-@njit(cache=True, inline="always")
-def _bounds_above(flag: I64) -> bool:
-    """Whether an entry's score bounds its position's value from above (EXACT, UPPER)."""
-    return flag in (EXACT, UPPER)
-
-
-@njit(cache=True, inline="always")
-def _bounds_below(flag: I64) -> bool:
-    """Whether an entry's score bounds its position's value from below (EXACT, LOWER)."""
-    return flag in (EXACT, LOWER)
-
-
-@njit(cache=True, inline="always")
-def _reorder(frames: np.ndarray, ply: I64, first: I64, count: I64) -> None:
-    """Stable insertion sort of the node's children ``first..count-1`` by increasing
-    ``frames[ply, F_ORDER]``, carrying each child's move and cached key along."""
-    for i in range(first + 1, count):
-        j = i
-        while j > first and frames[ply, F_ORDER, j - 1] > frames[ply, F_ORDER, j]:
-            for row in range(F_ROWS):
-                held = frames[ply, row, j]
-                frames[ply, row, j] = frames[ply, row, j - 1]
-                frames[ply, row, j - 1] = held
-            j -= 1
-
-
-@compiled
-def search(
-    white: U64,
-    black: U64,
-    side: I64,
-    alpha: I64,
-    beta: I64,
-    ply: I64,
-    key_white: U64,
-    key_black: U64,
-    mirrored: I64,
-    nbr: np.ndarray,
-    dest: np.ndarray,
-    far: np.ndarray,
-    mirror_tables: np.ndarray,
-    mirror_cell: np.ndarray,
-    ctl: np.ndarray,
-    frames: np.ndarray,
-    tt: np.ndarray,
-    tiers: np.ndarray,
-    tier_offsets: np.ndarray,
-    binom: np.ndarray,
-    flip_cell: np.ndarray,
-) -> I64:
-    """Fail-soft negamax score of the position for ``side`` within (alpha, beta).
-
-    ``key_white``, ``key_black``: the position's table key (``mirrored`` = 1 if it is the
-    mirror image), computed by the parent (:func:`_child_key`). Returns 0 with
-    ``ctl[S_ABORTED]`` (node budget) or ``ctl[S_OVERFLOW]`` (ply limit) set when one runs
-    out; nothing computed after that is stored. In value mode with ``ctl[C_HORIZON]`` > 0 a
-    node at that ply scores 0, "unknown": a pass of iterative deepening (module docstring).
-    With ``ctl[C_PROBE]`` set, a position whose piece counts are a kept tier of ``tiers``
-    (flat uint16 records of :mod:`solvers.kernels.lag_tiers`, placed by ``tier_offsets``) is
-    read, not searched.
-    """
-    ctl[S_NODES] += 1
-    if ctl[S_NODES] > ctl[S_NODE_LIMIT]:
-        ctl[S_ABORTED] = 1
-        return 0
-    if ply > ctl[S_MAX_PLY]:
-        ctl[S_MAX_PLY] = ply
-    remoteness = ctl[C_REMOTENESS]
-    goal = ctl[C_GOAL]
-    win = BIG if remoteness != 0 else 1
-    reached = goal_score(white, black, side, goal, far, nbr)
-    if reached != 0:
-        return reached * win
-    if ctl[C_PROBE] != 0:
-        index, _ = locate(white, black, side, binom, tier_offsets, flip_cell)
-        if index >= 0:
-            record = np.int64(tiers[index])
-            if record != 0:
-                ctl[C_TIER_HITS] += 1
-                score = win - (record & TIER_REMOTENESS_MASK) if remoteness != 0 else 1
-                return score if record >> TIER_OUTCOME_SHIFT == TIER_WIN else -score
-    base = bucket_base(key_white, key_black, side, ctl[C_BUCKET_MASK])
-    ctl[S_PROBES] += 1
-    table_move = np.int64(-1)
-    for at in (base, base + SLOT_WORDS):
-        if holds(tt, at, key_white, key_black, side):
-            ctl[S_HITS] += 1
-            data = tt[at + 2]
-            stored = entry_score(data)
-            if _settles(entry_flag(data), stored, alpha, beta):
-                return stored
-            table_move = entry_move(data)
-            if mirrored != 0:
-                table_move = mirror_cell[table_move >> 6] * 64 + mirror_cell[table_move & 63]
-            break
-    if ply >= ctl[C_MAX_PLY]:
-        ctl[S_OVERFLOW] = 1
-        return 0
-    horizon = ctl[C_HORIZON]
-    if horizon != 0 and ply >= horizon:
-        ctl[S_HORIZON] += 1
-        return 0  # unknown within this pass's bound
-    own = white if side == 0 else black
-    opp = black if side == 0 else white
-    pieces = popcount(white | black)
-    if PREFETCH and table_move >= 0:
-        # the table move's child is searched first: start loading its table bucket now,
-        # while the moves are generated (a probe of a big table is a wait for memory)
-        tm_white, tm_black = _lag_child(white, black, side, table_move)
-        tm_captured = 1 if opp & (_U1 << np.uint64(table_move & 63)) != _U0 else 0
-        tkw, tkb, _ = _child_key(tm_white, tm_black, pieces - tm_captured, mirror_tables, ctl)
-        prefetch(tt, bucket_base(tkw, tkb, 1 - side, ctl[C_BUCKET_MASK]))  # type: ignore[call-arg]
-    k = count_objects(own, nbr)
-    moves = frames[ply, F_MOVES]
-    order = frames[ply, F_ORDER]
-    count = generate_moves(own, opp, side, k, dest, nbr, moves, order)
-    if count == 0:
-        return end_score(own, opp, goal, nbr) * win
-    max_score = BIG - 1 if remoteness != 0 else 1
-    # ordering: table move, then captures and merges, then history; insertion sort, highest
-    # key first
-    history = HISTORY + side * MOVE_CODES
-    for i in range(count):
-        m = moves[i]
-        if m == table_move:
-            order[i] = TABLE_MOVE_KEY
-        else:
-            order[i] += min(ctl[history + m], HISTORY_CAP)
-    for i in range(1, count):
-        m = moves[i]
-        key = order[i]
-        j = i - 1
-        while j >= 0 and order[j] < key:
-            moves[j + 1] = moves[j]
-            order[j + 1] = order[j]
-            j -= 1
-        moves[j + 1] = m
-        order[j + 1] = key
-    original_alpha = alpha
-    nodes_before = ctl[S_NODES]
-    best = -INFINITY
-    best_move = np.int64(-1)
-    child_alpha = -toward_leaf(beta, remoteness)
-    etc_done = ctl[C_ETC] == 0
-    cached_from = count  # children from here on have their keys in frames (after ETC)
-    i = 0
-    while i < count:
-        m = moves[i]
-        child_white, child_black = _lag_child(white, black, side, m)
-        if i >= cached_from:
-            child_key_white = np.uint64(frames[ply, F_KEY_WHITE, i])
-            child_key_black = np.uint64(frames[ply, F_KEY_BLACK, i])
-            child_mirrored = frames[ply, F_MIRRORED, i]
-        else:
-            captured = 1 if opp & (_U1 << np.uint64(m & 63)) != _U0 else 0
-            child_key_white, child_key_black, child_mirrored = _child_key(
-                child_white, child_black, pieces - captured, mirror_tables, ctl
-            )
-        # a child settled by its entry is not called (counted as the node it replaces)
-        child_beta = -toward_leaf(alpha, remoteness)
-        settled = False
-        child_score = np.int64(0)
-        if ctl[S_NODES] < ctl[S_NODE_LIMIT]:
-            stored_flag, stored = _entry(tt, child_key_white, child_key_black, 1 - side, ctl)
-            if _settles(stored_flag, stored, child_alpha, child_beta):
-                settled = True
-                child_score = stored
-                ctl[S_NODES] += 1
-                ctl[S_SETTLED] += 1
-                ctl[S_HITS] += 1
-                if ply + 1 > ctl[S_MAX_PLY]:
-                    ctl[S_MAX_PLY] = ply + 1
-        if not settled and not etc_done:
-            etc_done = True
-            if ctl[S_NODES] < ctl[S_NODE_LIMIT]:
-                # enhanced transposition cut-off, before the first search call (a node
-                # its first child's entry decides needs none): every later child's entry.
-                # One that refutes its child cuts this node off at once (one node: the
-                # child visit it replaces); one that says its child cannot raise alpha
-                # sends that child last, where a cut-off may spare its visit.
-                frames[ply, F_KEY_WHITE, i] = np.int64(child_key_white)
-                frames[ply, F_KEY_BLACK, i] = np.int64(child_key_black)
-                frames[ply, F_MIRRORED, i] = child_mirrored
-                late = False
-                cut = False
-                for j in range(i + 1, count):  # every key first, its bucket on its way
-                    other = moves[j]
-                    other_white, other_black = _lag_child(white, black, side, other)
-                    captured = 1 if opp & (_U1 << np.uint64(other & 63)) != _U0 else 0
-                    okw, okb, omirrored = _child_key(
-                        other_white, other_black, pieces - captured, mirror_tables, ctl
-                    )
-                    frames[ply, F_KEY_WHITE, j] = np.int64(okw)
-                    frames[ply, F_KEY_BLACK, j] = np.int64(okb)
-                    frames[ply, F_MIRRORED, j] = omirrored
-                    order[j] = 0
-                    if PREFETCH:
-                        prefetch(tt, bucket_base(okw, okb, 1 - side, ctl[C_BUCKET_MASK]))  # type: ignore[call-arg]
-                for j in range(i + 1, count):
-                    other = moves[j]
-                    okw = np.uint64(frames[ply, F_KEY_WHITE, j])
-                    okb = np.uint64(frames[ply, F_KEY_BLACK, j])
-                    stored_flag, stored = _entry(tt, okw, okb, 1 - side, ctl)
-                    if _bounds_above(stored_flag):
-                        score = toward_root(-stored, remoteness)
-                        if score >= beta or score >= max_score:
-                            ctl[S_NODES] += 1
-                            ctl[S_HITS] += 1
-                            ctl[S_SETTLED] += 1
-                            ctl[S_ETC_CUTOFFS] += 1
-                            if ply + 1 > ctl[S_MAX_PLY]:
-                                ctl[S_MAX_PLY] = ply + 1
-                            best = score
-                            best_move = other
-                            cut = True
-                            break
-                    if _bounds_below(stored_flag) and stored >= child_beta:
-                        order[j] = 1
-                        late = True
-                if cut:
-                    break
-                cached_from = i
-                if late:
-                    _reorder(frames, ply, i + 1, count)
-        if not settled:
-            child_score = search(
-                child_white,
-                child_black,
-                1 - side,
-                child_alpha,
-                child_beta,
-                ply + 1,
-                child_key_white,
-                child_key_black,
-                child_mirrored,
-                nbr,
-                dest,
-                far,
-                mirror_tables,
-                mirror_cell,
-                ctl,
-                frames,
-                tt,
-                tiers,
-                tier_offsets,
-                binom,
-                flip_cell,
-            )
-            if ctl[S_ABORTED] != 0 or ctl[S_OVERFLOW] != 0:
-                return 0
-        i += 1
-        score = toward_root(-child_score, remoteness)
-        if score > best:
-            best = score
-            best_move = m
-            if best > alpha:
-                alpha = best
-                if best >= beta or best >= max_score:
-                    break
-    unknown = horizon != 0 and best == 0
-    if (best >= beta or best >= max_score) and (CREDIT_UNKNOWN or not unknown):
-        # a cut-off: credit the move (history); not one by a child merely unknown within a
-        # pass's bound
-        _credit(ctl, history + best_move, ctl[S_NODES] - nodes_before)
-    if unknown:
-        # unknown within this pass: no bound on the value is known, but the best move
-        # orders the next pass; LOWER -INFINITY is true and never decides anything
-        flag = LOWER
-        best_stored: I64 = -INFINITY
-    else:
-        best_stored = best
-        if best >= max_score:  # nothing can beat it: exact whatever the window
-            flag = EXACT
-        elif best >= beta:
-            flag = LOWER
-        elif best <= original_alpha:
-            flag = UPPER
-        else:
-            flag = EXACT
-    if unknown and not STORE_UNKNOWN:
-        return best
-    stored_move = best_move
-    if mirrored != 0:
-        stored_move = mirror_cell[best_move >> 6] * 64 + mirror_cell[best_move & 63]
-    store(
-        tt,
-        base,
-        key_white,
-        key_black,
-        side,
-        flag,
-        best_stored,
-        stored_move,
-        ctl[S_NODES] - nodes_before,
-        ctl,
-    )
-    return best
-
-
-@compiled
-def root_key(
-    white: U64, black: U64, mirror_tables: np.ndarray, ctl: np.ndarray
-) -> tuple[U64, U64, I64]:
-    """The root's table key and mirror flag (what a parent passes to :func:`search`)."""
-    return _child_key(white, black, popcount(white | black), mirror_tables, ctl)
+def _lag_child(white: U64, black: U64, side: I64, move: I64) -> tuple[U64, U64]:
+    """Boards after ``side`` plays the move ``move`` (``from * 64 + to``)."""
+    source_bit = _U1 << np.uint64(move >> 6)
+    target_bit = _U1 << np.uint64(move & 63)
+    if side == 0:
+        return white ^ source_bit ^ target_bit, black & ~target_bit
+    return white & ~target_bit, black ^ source_bit ^ target_bit
 
 
 # --------------------------------------------------------------- proof-number search
 #: Weak proof numbers (max, not sum) at the opponent's nodes? No: the sum searched
 #: fewer nodes on size 3 (solvers.proof_numbers).
 DFPN_WEAK = False
-
-
-@njit(cache=True, inline="always")
-def _key(white: U64, black: U64, mirror_tables: np.ndarray, ctl: np.ndarray) -> tuple[U64, U64]:
-    """Table key (:func:`_child_key`: the smaller of the position and its mirror image
-    where symmetry applies)."""
-    kw, kb, _ = _child_key(white, black, popcount(white | black), mirror_tables, ctl)
-    return kw, kb
-
-
-@njit(cache=True, inline="always")
-def _lag_child(white: U64, black: U64, side: I64, move: I64) -> tuple[U64, U64]:
-    """Boards after ``side`` plays the kernel move ``move`` (``from * 64 + to``)."""
-    source_bit = _U1 << np.uint64(move >> 6)
-    target_bit = _U1 << np.uint64(move & 63)
-    if side == 0:
-        return white ^ source_bit ^ target_bit, black & ~target_bit
-    return white & ~target_bit, black ^ source_bit ^ target_bit
 
 
 @njit(cache=True, inline="always")
@@ -882,6 +583,7 @@ def dfpn(
     dest: np.ndarray,
     far: np.ndarray,
     mirror_tables: np.ndarray,
+    cfg: np.ndarray,
     ctl: np.ndarray,
     moves: np.ndarray,
     order: np.ndarray,
@@ -892,7 +594,8 @@ def dfpn(
     move wins" within the thresholds: (proof number, disproof number), (0, INF) proved,
     (INF, 0) disproved. LAG is acyclic and every end is a win or a loss (a far-row goal, or
     the object counts with ties to the player who ended the game), so df-pn decides every
-    position and its table needs no path information.
+    position and its table needs no path information. ``cfg``: the goal, the mirror key and
+    the ply limit (``CFG_*``); ``ctl``: the statistics and the node budget.
 
     Every child's entry is probed, or its end scored, or its replies counted, before any
     descent (enhanced transposition cutoff: a child lost for its mover proves the node);
@@ -903,11 +606,11 @@ def dfpn(
         return 1, 1
     if ply > ctl[S_MAX_PLY]:
         ctl[S_MAX_PLY] = ply
-    goal = ctl[C_GOAL]
+    goal = cfg[CFG_GOAL]
     reached = goal_score(white, black, side, goal, far, nbr)
     if reached != 0:
         return leaf_numbers(1, reached)
-    kw, kb = _key(white, black, mirror_tables, ctl)
+    kw, kb = _key(white, black, mirror_tables, cfg)
     base = table_base(tt, kw, kb, side)
     ctl[S_PROBES] += 1
     pn, dn, found = probe(tt, base, kw, kb, side)
@@ -915,7 +618,7 @@ def dfpn(
         ctl[S_HITS] += 1
         if pn >= proof_threshold or dn >= disproof_threshold:
             return pn, dn
-    if ply >= ctl[C_MAX_PLY]:
+    if ply >= cfg[CFG_MAX_PLY]:
         ctl[S_OVERFLOW] = 1
         return 1, 1
     own = white if side == 0 else black
@@ -930,7 +633,7 @@ def dfpn(
     nodes_before = ctl[S_NODES]
     for i in range(count):  # every child's numbers before any descent (ETC)
         child_white, child_black = _lag_child(white, black, side, moves[ply, i])
-        ckw, ckb = _key(child_white, child_black, mirror_tables, ctl)
+        ckw, ckb = _key(child_white, child_black, mirror_tables, cfg)
         cpn, cdn, cfound = probe(tt, table_base(tt, ckw, ckb, 1 - side), ckw, ckb, 1 - side)
         if not cfound:
             cpn, cdn = _first_numbers(
@@ -968,6 +671,7 @@ def dfpn(
             dest,
             far,
             mirror_tables,
+            cfg,
             ctl,
             moves,
             order,
@@ -982,31 +686,149 @@ def dfpn(
     return pn, dn
 
 
+# --------------------------------------------------------------------- the engine plug-in
+# LAG's rules as the engine's plug-in (docs/engine.md) and the Monte-Carlo player's: a state
+# is (white, black, side to move); a move code is ``from * 64 + to``, as in df-pn.
+# ``tables``: (dest, nbr, far, cfg, mirror_tables, mirror_cell, the tier tables' records,
+# offsets, binomials and colour flip, then scratch: the generator's order keys, move codes,
+# each code's kind and the position they were noted for).
+#: The ordering hint's classes (smaller first): capture and merge, capture, merge, other.
+HINT_OTHER = 3
+
+
+@njit(cache=True, inline="always")
+def playout_final(state: np.ndarray, tables: Any) -> I64:
+    nbr, far, cfg = tables[1], tables[2], tables[3]
+    side = np.int64(state[2])
+    reached = goal_score(state[0], state[1], side, cfg[CFG_GOAL], far, nbr)
+    if reached != 0:
+        return reached
+    record = _tier_record(state, tables)
+    if record != 0:
+        return 1 if record >> TIER_OUTCOME_SHIFT == TIER_WIN else -1
+    own = state[0] if side == 0 else state[1]
+    opp = state[1] if side == 0 else state[0]
+    return end_score(own, opp, cfg[CFG_GOAL], nbr)
+
+
+@njit(cache=True, inline="always")
+def playout_final_remoteness(state: np.ndarray, tables: Any) -> I64:
+    """The remoteness the tier tables record for a position they answer; 0 at a real end."""
+    return _tier_record(state, tables) & TIER_REMOTENESS_MASK
+
+
+@njit(cache=True, inline="always")
+def _tier_record(state: np.ndarray, tables: Any) -> I64:
+    """The tier tables' record of the state (0: none, or no tables probed)."""
+    cfg = tables[3]
+    if cfg[CFG_PROBE] == 0:
+        return 0
+    records, offsets, binom, flip_cell = tables[6], tables[7], tables[8], tables[9]
+    index, _ = locate(state[0], state[1], np.int64(state[2]), binom, offsets, flip_cell)
+    return np.int64(records[index]) if index >= 0 else 0
+
+
+@njit(cache=True, inline="always")
+def playout_generate(state: np.ndarray, tables: Any, out: np.ndarray) -> I64:
+    """The legal moves; none where a far-row goal ended the game, or where the tier tables
+    answer (``final`` reads the record then)."""
+    nbr, far, cfg = tables[1], tables[2], tables[3]
+    side = np.int64(state[2])
+    if goal_score(state[0], state[1], side, cfg[CFG_GOAL], far, nbr) != 0:
+        return 0  # a far-row goal ended the game
+    if _tier_record(state, tables) != 0:
+        cfg[CFG_TIER_HITS] += 1  # a statistic, the one word the plug-in writes
+        return 0
+    return _generate_noting_kinds(state, tables, out)
+
+
+@njit(cache=True, inline="always")
+def _generate_noting_kinds(state: np.ndarray, tables: Any, out: np.ndarray) -> I64:
+    """The moves of a position that goes on, and each one's kind (2 a capture, 1 a merge)
+    noted by its code for :func:`playout_order`, with the position it belongs to."""
+    dest, nbr, order, kinds, noted = tables[0], tables[1], tables[10], tables[12], tables[13]
+    side = np.int64(state[2])
+    own = state[0] if side == 0 else state[1]
+    opp = state[1] if side == 0 else state[0]
+    count = generate_moves(own, opp, side, count_objects(own, nbr), dest, nbr, out, order)
+    for i in range(count):
+        kinds[out[i]] = order[i] // MERGE_BONUS
+    for w in range(3):
+        noted[w] = state[w]
+    return count
+
+
+@njit(cache=True, inline="always")
+def playout_play(state: np.ndarray, code: I64, tables: Any, child: np.ndarray) -> None:
+    side = np.int64(state[2])
+    white, black = _lag_child(state[0], state[1], side, code)
+    child[0] = white
+    child[1] = black
+    child[2] = np.uint64(1 - side)
+
+
+@njit(cache=True, inline="always")
+def playout_mover(state: np.ndarray, tables: Any) -> I64:
+    return np.int64(state[2])
+
+
+@njit(cache=True, inline="always")
+def playout_key(state: np.ndarray, tables: Any) -> tuple[U64, U64, I64, I64]:
+    """The smaller of the position and its mirror image (:func:`_child_key`), the side to
+    move as the tag, and 1 when the key is the mirror image."""
+    white, black = state[0], state[1]
+    kw, kb, mirrored = _child_key(white, black, popcount(white | black), tables[4], tables[3])
+    return kw, kb, np.int64(state[2]), mirrored
+
+
+@njit(cache=True, inline="always")
+def playout_child_key(
+    state: np.ndarray, code: I64, tables: Any, scratch: np.ndarray
+) -> tuple[U64, U64, I64, I64]:
+    """The child's key from the boards alone (its piece count from the move's kind)."""
+    side = np.int64(state[2])
+    white, black = _lag_child(state[0], state[1], side, code)
+    kw, kb, mirrored = _child_key(white, black, popcount(white | black), tables[4], tables[3])
+    return kw, kb, 1 - side, mirrored
+
+
+@njit(cache=True, inline="always")
+def playout_order(
+    state: np.ndarray, tables: Any, moves: np.ndarray, start: I64, count: I64, keys: np.ndarray
+) -> I64:
+    """Captures and merges first (a capture first of all), by the kinds the generator noted
+    (a move code has no room for its kind in the table's entry); where it has generated for
+    another position since (the table move's subtree), the moves are generated again."""
+    kinds, noted = tables[12], tables[13]
+    if noted[0] != state[0] or noted[1] != state[1] or noted[2] != state[2]:
+        _generate_noting_kinds(state, tables, tables[11])
+    for i in range(start, count):
+        keys[i] = HINT_OTHER - kinds[moves[i]]
+    return -1
+
+
+@njit(cache=True, inline="always")
+def playout_move_to_key(code: I64, symmetry: I64, tables: Any) -> I64:
+    """The move in the mirror image's cells when the key is the mirror image."""
+    if symmetry == 0:
+        return code
+    mirror_cell = tables[5]
+    return mirror_cell[code >> 6] * 64 + mirror_cell[code & 63]
+
+
+@njit(cache=True, inline="always")
+def playout_move_from_key(code: I64, symmetry: I64, tables: Any) -> I64:
+    return playout_move_to_key(code, symmetry, tables)  # the mirror is its own inverse
+
+
 # --------------------------------------------------------------------- Python side
-class LagKernel(CompiledKernel):
-    """Board tables, transposition table and search state for one LAG game.
+class LagTables:
+    """The compiled rules' tables of one LAG game: destinations, neighbours, far rows, the
+    mirror, and the configuration word array ``cfg`` (``CFG_*``)."""
 
-    Keep one instance to solve many positions of the same game: the table carries over.
-    """
-
-    def __init__(
-        self,
-        game: Game[Any, Any],
-        *,
-        remoteness: bool = False,
-        tt_entries: int = 1 << 22,
-        symmetry: bool = True,
-        max_ply: int = DEFAULT_MAX_PLY,
-        method: str = "alphabeta",
-        tiers: Any = None,
-        symmetry_pieces: int | None = None,
-        etc: bool = True,
-        deepening: tuple[int, int, int] | Literal["default"] | None = "default",
-    ) -> None:
+    def __init__(self, game: Game[Any, Any], symmetry_pieces: int) -> None:
         if game.name != "lag":
             raise ParameterError(f"the compiled LAG kernel cannot solve {game.name!r}")
-        check_method(method, remoteness)
-        self.method = method
         if getattr(game, "allow_backward", False) or not getattr(
             game, "sideways_needs_merge", True
         ):
@@ -1017,11 +839,7 @@ class LagKernel(CompiledKernel):
                 f"the compiled LAG kernel handles boards up to {MAX_CELLS} cells, "
                 f"got {board.size} (size {board.n})"
             )
-        self.tt, self.capacity, bucket_mask = new_table(tt_entries)
-        self.game = game
         self.board = board
-        self.remoteness = remoteness
-        self.max_ply = max_ply
         cells = board.size
         self.nbr = np.array(board.neighbour_mask, dtype=np.uint64)
         # dest[side, cell, slot, k]: slots 0-1 forward (NE, NW for White; SW, SE for Black),
@@ -1039,72 +857,27 @@ class LagKernel(CompiledKernel):
             [sum(1 << i for i in board.rows[0]), sum(1 << i for i in board.rows[-1])],
             dtype=np.uint64,
         )
-        from cgt.boards.hexhex import MIRROR_LEFT_RIGHT
-
         mirror = board.symmetries[MIRROR_LEFT_RIGHT]
-        self.chunks = (cells + 7) // 8
         self.mirror_tables = image_tables(mirror)
         self.mirror_cell = np.arange(64, dtype=np.int64)
         self.mirror_cell[:cells] = mirror
-        self.ctl = np.zeros(CTL_LENGTH, dtype=np.int64)
-        self.ctl[C_GOAL] = goal_code(game.goal, game.goal_check)  # type: ignore[attr-defined]
-        self.ctl[C_REMOTENESS] = 1 if remoteness else 0
-        if symmetry_pieces is None:
-            symmetry_pieces = default_symmetry_pieces(board.n)
-        self.ctl[C_SYMMETRY_PIECES] = symmetry_pieces if symmetry else -1
-        self.ctl[C_ETC] = 1 if etc else 0
-        if deepening == "default":
-            deepening = default_deepening(board.n)
-        if deepening is not None and (len(deepening) != 3 or min(deepening) < 1):
-            raise ParameterError(
-                f"deepening is (first ply bound, step, last bound), all >= 1: {deepening!r}"
-            )
-        #: value mode: iterative deepening (first ply bound, step, last bound: after it one
-        #: unbounded search), None for one plain search
-        self.deepening = None if remoteness else deepening
-        #: the pass a budget cut short: (position, ply bound), resumed by the next call
-        self._pass: tuple[Any, int] | None = None
-        self.ctl[C_BUCKET_MASK] = bucket_mask
-        self.ctl[C_MAX_PLY] = max_ply
-        self.ctl[C_CHUNKS] = self.chunks
-        self.moves_buffer = np.zeros((max_ply + 1, 4 * cells), dtype=np.int64)
-        self.order_buffer = np.zeros((max_ply + 1, 4 * cells), dtype=np.int64)
-        #: the alpha-beta search's per-ply frames (F_* rows)
-        alphabeta_plies = max_ply + 1 if method == "alphabeta" else 1
-        self.frames = np.zeros((alphabeta_plies, F_ROWS, 4 * cells), dtype=np.int64)
-        #: df-pn: the children's (proof, disproof) numbers of every node on the path
-        self.numbers = np.zeros((max_ply + 1 if method == "dfpn" else 1, 2, 4 * cells), np.int64)
-        self.binom = binomial_table()
+        self.cfg = np.zeros(CFG_LENGTH, dtype=np.int64)
+        self.cfg[CFG_GOAL] = goal_code(game.goal, game.goal_check)  # type: ignore[attr-defined]
+        self.cfg[CFG_SYMMETRY_PIECES] = symmetry_pieces
+        self.cfg[CFG_CHUNKS] = (cells + 7) // 8
+        # no tier tables: arrays of the types the probed ones have (one compiled search)
         self.tier_records = np.zeros(1, dtype=np.uint16)
         self.tier_offsets = np.full((cells + 1, cells + 1), -1, dtype=np.int64)
+        self.binom = binomial_table()
         self.flip_cell = np.zeros(0, dtype=np.int64)
-        if tiers is not None:
-            self.probe(tiers)
+        self.order_scratch = np.zeros(4 * cells, dtype=np.int64)
+        self.code_scratch = np.zeros(4 * cells, dtype=np.int64)
+        self.kinds = np.zeros(MOVE_CODES, dtype=np.int64)
+        self.noted = np.full(3, np.uint64(2), dtype=np.uint64)  # no position (side 2)
 
-    def probe(self, tiers: Any) -> None:
-        """Read positions of the complete tiers of ``tiers`` (a
-        :class:`~solvers.kernels.lag_tiers.LagTiers` of the same board and goal) instead of
-        searching them. Only complete tiers are probed: a record there is final."""
-        params = ("size", "goal", "goal_check")
-        theirs = {p: tiers.game.parameters[p] for p in params}
-        ours = {p: self.game.parameters[p] for p in params}
-        if theirs != ours:
-            raise ParameterError(f"tier tables of {theirs} cannot answer for {ours}")
-        self.tier_records = tiers.table
-        self.flip_cell = tiers.flip_cell
-        self.tier_offsets = np.full_like(tiers.offsets, -1)
-        for w, b in tiers.complete:
-            self.tier_offsets[w, b] = tiers.offsets[w, b]
-        self.ctl[C_PROBE] = 1 if tiers.complete else 0
-
-    @property
-    def tier_hits(self) -> int:
-        """Positions answered by the tier tables so far."""
-        return int(self.ctl[C_TIER_HITS])
-
-    # ---------------------------------------------------------------- conversions
-    def check_position(self, position: Any) -> tuple[np.uint64, np.uint64, int]:
-        """The position as kernel arguments; :class:`PositionError` if it is not one."""
+    def boards(self, position: Any) -> tuple[np.uint64, np.uint64, int]:
+        """The position as the compiled functions' arguments; :class:`PositionError` if it is
+        not one."""
         try:
             white, black, side = position
         except (TypeError, ValueError):
@@ -1122,35 +895,169 @@ class LagKernel(CompiledKernel):
             raise PositionError(f"a cell holds both colours in {position!r}")
         return np.uint64(white), np.uint64(black), side
 
-    # ---------------------------------------------------------------- kernel calls
+    def encode(self, position: Any) -> np.ndarray:
+        white, black, side = self.boards(position)
+        return np.array([white, black, side], dtype=np.uint64)
+
+    def tables(self) -> tuple[np.ndarray, ...]:
+        """The plug-in's ``tables`` (the module's comment above the plug-in)."""
+        return (
+            self.dest,
+            self.nbr,
+            self.far,
+            self.cfg,
+            self.mirror_tables,
+            self.mirror_cell,
+            self.tier_records,
+            self.tier_offsets,
+            self.binom,
+            self.flip_cell,
+            self.order_scratch,
+            self.code_scratch,
+            self.kinds,
+            self.noted,
+        )
+
+    def rules(self, game: Game[Any, Any]) -> PlayoutRules:
+        """The plug-in (:class:`~solvers.playout.PlayoutRules`) on these tables."""
+        return plug_in(
+            sys.modules[__name__],
+            game,
+            words=3,
+            alternating=True,
+            max_moves=4 * self.board.size,
+            move_codes=64 * self.board.size,  # from * 64 + to, below every table move
+            tables=self.tables(),
+            encode=self.encode,
+            decode=int_words,
+            code_of=lambda position, move: 64 * move[0] + move[1],
+            move_of=lambda position, code: (code >> 6, code & 63),
+            nrt=False,
+        )
+
+
+class LagKernel(EngineKernel):
+    """LAG's search: the engine (:mod:`solvers.engine`) on the plug-in above, or with
+    ``method="dfpn"`` the proof-number search of this module; the transposition table and
+    the engine's stack are kept across solves.
+
+    Options: ``symmetry``/``symmetry_pieces`` (the mirror key, for positions of at most that
+    many pieces), ``etc``, ``deepening`` (value mode's horizon passes ``(first, step,
+    last)``, by board size by default, None for one unbounded search), ``tiers`` (tier tables
+    to probe).
+    """
+
+    def __init__(
+        self,
+        game: Game[Any, Any],
+        *,
+        remoteness: bool = False,
+        tt_entries: int = 1 << 22,
+        symmetry: bool = True,
+        max_ply: int = DEFAULT_MAX_PLY,
+        method: str = "alphabeta",
+        tiers: Any = None,
+        symmetry_pieces: int | None = None,
+        etc: bool = True,
+        deepening: tuple[int, int, int] | Literal["default"] | None = "default",
+    ) -> None:
+        check_method(method, remoteness)
+        if symmetry_pieces is None:
+            symmetry_pieces = default_symmetry_pieces(game.board.n)  # type: ignore[attr-defined]
+        self.lag = LagTables(game, symmetry_pieces if symmetry else -1)
+        self.lag.cfg[CFG_MAX_PLY] = max_ply
+        self.board = self.lag.board
+        self.method = method
+        if deepening == "default":
+            deepening = default_deepening(self.board.n)
+        if deepening is not None and (len(deepening) != 3 or min(deepening) < 1):
+            raise ParameterError(
+                f"deepening is (first ply bound, step, last bound), all >= 1: {deepening!r}"
+            )
+        super().__init__(
+            self.lag.rules(game),
+            remoteness=remoteness,
+            tt_entries=tt_entries,
+            max_ply=max_ply,
+            etc=etc,
+            deepening=None if remoteness else deepening,
+        )
+        cells = self.board.size
+        self.moves_buffer = np.zeros((max_ply + 1, 4 * cells), dtype=np.int64)
+        self.order_buffer = np.zeros((max_ply + 1, 4 * cells), dtype=np.int64)
+        #: df-pn: the children's (proof, disproof) numbers of every node on the path
+        self.numbers = np.zeros((max_ply + 1 if method == "dfpn" else 1, 2, 4 * cells), np.int64)
+        if tiers is not None:
+            self.probe(tiers)
+
+    def probe(self, tiers: Any) -> None:
+        """Read positions of the complete tiers of ``tiers`` (a
+        :class:`~solvers.kernels.lag_tiers.LagTiers` of the same board and goal) instead of
+        searching them. Only complete tiers are probed: a record there is final. The engine
+        takes a position they answer as a finished game (``generate`` gives no move),
+        ``final`` reads its result and ``final_remoteness`` its remoteness."""
+        params = ("size", "goal", "goal_check")
+        theirs = {p: tiers.game.parameters[p] for p in params}
+        ours = {p: self.game.parameters[p] for p in params}
+        if theirs != ours:
+            raise ParameterError(f"tier tables of {theirs} cannot answer for {ours}")
+        lag = self.lag
+        lag.tier_records = tiers.table
+        lag.flip_cell = tiers.flip_cell
+        lag.tier_offsets = np.full_like(tiers.offsets, -1)
+        for w, b in tiers.complete:
+            lag.tier_offsets[w, b] = tiers.offsets[w, b]
+        lag.cfg[CFG_PROBE] = 1 if tiers.complete else 0
+        self.rules.tables = lag.tables()
+
+    @property
+    def tier_hits(self) -> int:
+        """Positions answered by the tier tables so far."""
+        return int(self.lag.cfg[CFG_TIER_HITS])
+
+    # ---------------------------------------------------------------- the compiled rules
+    def check_position(self, position: Any) -> tuple[np.uint64, np.uint64, int]:
+        """The position as the compiled functions' arguments; :class:`PositionError` if it
+        is not one."""
+        return self.lag.boards(position)
+
     def moves(self, position: Any) -> list[tuple[int, int]]:
         """Legal moves of ``position`` as the game's ``(from, to)`` moves (compiled rules)."""
-        white, black, side = self.check_position(position)
-        goal = int(self.ctl[C_GOAL])
-        if goal_score(white, black, side, goal, self.far, self.nbr) != 0:
+        white, black, side = self.lag.boards(position)
+        goal = int(self.lag.cfg[CFG_GOAL])
+        if goal_score(white, black, side, goal, self.lag.far, self.lag.nbr) != 0:
             return []
         own, opp = (white, black) if side == 0 else (black, white)
-        k = count_objects(own, self.nbr)
+        k = count_objects(own, self.lag.nbr)
         count = generate_moves(
-            own, opp, side, k, self.dest, self.nbr, self.moves_buffer[0], self.order_buffer[0]
+            own,
+            opp,
+            side,
+            k,
+            self.lag.dest,
+            self.lag.nbr,
+            self.moves_buffer[0],
+            self.order_buffer[0],
         )
         return [(int(c) >> 6, int(c) & 63) for c in self.moves_buffer[0, :count]]
 
     def perft(self, position: Any, depth: int) -> int:
         """Move sequences of exactly ``depth`` plies from ``position`` (compiled rules)."""
-        white, black, side = self.check_position(position)
+        white, black, side = self.lag.boards(position)
         if not 0 <= depth < self.moves_buffer.shape[0]:
             raise ParameterError(f"perft depth must be 0..{self.moves_buffer.shape[0] - 1}")
+        lag = self.lag
+        goal = int(lag.cfg[CFG_GOAL])
         return int(
             perft(
                 white,
                 black,
                 side,
                 depth,
-                int(self.ctl[C_GOAL]),
-                self.dest,
-                self.nbr,
-                self.far,
+                goal,
+                lag.dest,
+                lag.nbr,
+                lag.far,
                 self.moves_buffer,
                 self.order_buffer,
             )
@@ -1158,15 +1065,16 @@ class LagKernel(CompiledKernel):
 
     def result(self, position: Any) -> Outcome | None:
         """Outcome for the player to move if the game is over (compiled rules), else None."""
-        white, black, side = self.check_position(position)
+        white, black, side = self.lag.boards(position)
+        lag = self.lag
         value = game_result(
             white,
             black,
             side,
-            int(self.ctl[C_GOAL]),
-            self.dest,
-            self.nbr,
-            self.far,
+            int(lag.cfg[CFG_GOAL]),
+            lag.dest,
+            lag.nbr,
+            lag.far,
             self.moves_buffer[0],
             self.order_buffer[0],
         )
@@ -1177,89 +1085,42 @@ class LagKernel(CompiledKernel):
         return self.result(position)
 
     def _search(self, position: Any, alpha: int, beta: int) -> int:
-        white, black, side = self.check_position(position)
-        if self.method == "dfpn":  # a proof or a disproof is the exact value
-            pn, _ = dfpn(
-                white,
-                black,
-                side,
-                PN_INFINITY,
-                PN_INFINITY,
-                0,
-                self.nbr,
-                self.dest,
-                self.far,
-                self.mirror_tables,
-                self.ctl,
-                self.moves_buffer,
-                self.order_buffer,
-                self.numbers,
-                self.tt,
-            )
-            return 1 if pn == 0 else -1
-        kw, kb, mirrored = root_key(white, black, self.mirror_tables, self.ctl)
-        if self.remoteness:
-            return self._pass_search(white, black, side, alpha, beta, (kw, kb, mirrored))
-        # value mode: scores are -1 and 1 (0 for "unknown" in a deepening pass), so the window
-        # (-1, 1) is the full one, and with it a fail-low -1 or fail-high 1 is exact
-        alpha, beta = max(alpha, -1), min(beta, 1)
-        if self.deepening is None:
-            return self._pass_search(white, black, side, alpha, beta, (kw, kb, mirrored))
-        first, step, last = self.deepening
-        bound = first
-        if self._pass is not None and self._pass[0] == position:
-            bound = self._pass[1]  # resume the pass a node budget cut short
-        self._pass = None
-        while True:
-            self.ctl[C_HORIZON] = bound
-            horizon_before = self.ctl[S_HORIZON]
-            value = self._pass_search(white, black, side, alpha, beta, (kw, kb, mirrored))
-            self.ctl[C_HORIZON] = 0
-            if self.ctl[S_ABORTED] or self.ctl[S_OVERFLOW]:
-                self._pass = (position, bound)
-                return 0
-            if value != 0 or self.ctl[S_HORIZON] == horizon_before:
-                return value  # proven (a pass that met no horizon searched everything)
-            bound = bound + step if 0 < bound < last else 0  # 0: no horizon
-
-    def _pass_search(
-        self, white: Any, black: Any, side: int, alpha: int, beta: int, key: tuple[Any, Any, int]
-    ) -> int:
-        """One compiled search from the root (a deepening pass when ``ctl[C_HORIZON]``)."""
-        kw, kb, mirrored = key
-        return int(
-            search(
-                white,
-                black,
-                side,
-                alpha,
-                beta,
-                0,
-                np.uint64(kw),
-                np.uint64(kb),
-                mirrored,
-                self.nbr,
-                self.dest,
-                self.far,
-                self.mirror_tables,
-                self.mirror_cell,
-                self.ctl,
-                self.frames,
-                self.tt,
-                self.tier_records,
-                self.tier_offsets,
-                self.binom,
-                self.flip_cell,
-            )
+        if self.method != "dfpn":
+            if not self.remoteness:
+                # scores are -1 and 1 (0: unknown in a horizon pass), so (-1, 1) is the full
+                # window, and with it a child's entry that says -1 cuts its parent off (ETC)
+                alpha, beta = max(alpha, -1), min(beta, 1)
+            return super()._search(position, alpha, beta)
+        white, black, side = self.lag.boards(position)
+        lag = self.lag
+        pn, _ = dfpn(  # a proof or a disproof is the exact value
+            white,
+            black,
+            side,
+            PN_INFINITY,
+            PN_INFINITY,
+            0,
+            lag.nbr,
+            lag.dest,
+            lag.far,
+            lag.mirror_tables,
+            lag.cfg,
+            self.ctl,
+            self.moves_buffer,
+            self.order_buffer,
+            self.numbers,
+            self.tt,
         )
+        return 1 if pn == 0 else -1
 
 
 _COMPILE_SECONDS: float | None = None
 
 
 def warm_up() -> float:
-    """Compile (or load from numba's disk cache) every kernel function once per process and
-    return the seconds it took; later calls return the first measurement."""
+    """Compile (or load from numba's disk cache) every kernel function and the engine's
+    search for LAG once per process and return the seconds it took; later calls return the
+    first measurement."""
     global _COMPILE_SECONDS
     if _COMPILE_SECONDS is None:
         from cgt.games.lag import Lag
@@ -1274,6 +1135,7 @@ def warm_up() -> float:
             kernel.score(position)
             kernel.perft(position, 2)
         LagKernel(game, tt_entries=64, method="dfpn").score(game.initial_position())
+        objects_after(np.uint64(3), 0, 2, kernel.lag.dest, kernel.lag.nbr)
         _COMPILE_SECONDS = time.perf_counter() - started
     return _COMPILE_SECONDS
 
@@ -1328,82 +1190,13 @@ def solve_lag(
     return result
 
 
-# ------------------------------------------------------------------ playout plug-in
-# The compiled playout interface of solvers.playout (read its docstring): a state is
-# (white, black, side to move); a move code is ``from * 64 + to``, as in the search.
-
-
-@njit(cache=True)
-def playout_final(state: np.ndarray, tables: Any) -> I64:
-    _dest, nbr, far, cfg, _moves, _order = tables
-    side = np.int64(state[2])
-    reached = goal_score(state[0], state[1], side, cfg[0], far, nbr)
-    if reached != 0:
-        return reached
-    own = state[0] if side == 0 else state[1]
-    opp = state[1] if side == 0 else state[0]
-    return end_score(own, opp, cfg[0], nbr)
-
-
-@njit(cache=True)
-def playout_generate(state: np.ndarray, tables: Any, out: np.ndarray) -> I64:
-    dest, nbr, far, cfg, _moves, order = tables
-    side = np.int64(state[2])
-    if goal_score(state[0], state[1], side, cfg[0], far, nbr) != 0:
-        return 0  # a far-row goal ended the game
-    own = state[0] if side == 0 else state[1]
-    opp = state[1] if side == 0 else state[0]
-    return generate_moves(own, opp, side, count_objects(own, nbr), dest, nbr, out, order)
-
-
-@njit(cache=True)
-def playout_play(state: np.ndarray, code: I64, tables: Any, child: np.ndarray) -> None:
-    side = np.int64(state[2])
-    white, black = _lag_child(state[0], state[1], side, code)
-    child[0] = white
-    child[1] = black
-    child[2] = np.uint64(1 - side)
-
-
-@njit(cache=True)
-def playout_mover(state: np.ndarray, tables: Any) -> I64:
-    return np.int64(state[2])
-
-
 def playout_rules(game: Game[Any, Any]) -> PlayoutRules:
-    """LAG's playout interface (any goal, boards up to 64 cells) on the search's move
-    generator and end rules."""
-    kernel = LagKernel(game, tt_entries=64, max_ply=1)
-    cells = kernel.board.size
-    tables = (
-        kernel.dest,
-        kernel.nbr,
-        kernel.far,
-        np.array([kernel.ctl[C_GOAL]], dtype=np.int64),
-        np.zeros(4 * cells, dtype=np.int64),
-        np.zeros(4 * cells, dtype=np.int64),
-    )
-
-    def encode(position: Any) -> np.ndarray:
-        white, black, side = kernel.check_position(position)
-        return np.array([white, black, side], dtype=np.uint64)
-
-    return plug_in(
-        sys.modules[__name__],
-        game,
-        words=3,
-        alternating=True,
-        max_moves=4 * cells,
-        tables=tables,
-        encode=encode,
-        decode=int_words,
-        code_of=lambda position, move: 64 * move[0] + move[1],
-        move_of=lambda position, code: (code >> 6, code & 63),
-    )
+    """LAG's plug-in (any goal, boards up to 64 cells): the Monte-Carlo player's rules and
+    the engine's."""
+    return LagTables(game, default_symmetry_pieces(game.board.n)).rules(game)  # type: ignore[attr-defined]
 
 
 __all__ = ["LagKernel", "SearchBudgetExceeded", "playout_rules", "solve_lag", "warm_up"]
-__all__ = ["LagKernel", "SearchBudgetExceeded", "solve_lag", "warm_up"]
 
 
 PLUGIN = KernelPlugin(

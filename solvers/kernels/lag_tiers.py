@@ -71,8 +71,8 @@ from cgt.protocol import Game, Outcome
 from solvers.budget import SearchBudgetExceeded, check_max_seconds
 from solvers.kernel_table import _U0, _U1, I64, U64, compiled
 from solvers.kernels.lag import (
-    C_GOAL,
-    LagKernel,
+    CFG_GOAL,
+    LagTables,
     count_objects,
     end_score,
     generate_moves,
@@ -353,8 +353,8 @@ class LagTiers:
         if game.name != "lag":
             raise ParameterError(f"LAG tier tables cannot solve {game.name!r}")
         self.game = game
-        kernel = LagKernel(game, tt_entries=2)  # the compiled rules' board tables
-        self.nbr, self.dest, self.far = kernel.nbr, kernel.dest, kernel.far
+        rules = LagTables(game, symmetry_pieces=-1)  # the compiled rules' board tables
+        self.nbr, self.dest, self.far = rules.nbr, rules.dest, rules.far
         self.cells = cells = int(game.board.size)  # type: ignore[attr-defined]
         board = game.board  # type: ignore[attr-defined]
         #: image of every cell when the board is turned upside down (empty: every tier is
@@ -376,7 +376,7 @@ class LagTiers:
         # it reaches
         self.table = np.zeros(max(total, 1), dtype=np.uint16)
         self.ctl = np.zeros(CTL_LENGTH, dtype=np.int64)
-        self.ctl[T_GOAL] = kernel.ctl[C_GOAL]  # the kernel's goal code (goal, far-row check)
+        self.ctl[T_GOAL] = rules.cfg[CFG_GOAL]  # the kernel's goal code (goal, far-row check)
         self.ctl[T_BROKEN] = 1 if broken_end_score else 0
         self.ctl[T_CELLS] = cells
         self.moves = np.zeros((max_ply + 1, 4 * cells), dtype=np.int64)
