@@ -105,6 +105,11 @@ def frontier_table(folder: Path = OUT) -> list[str]:
 
             resumed.append(f"{record['board']}: {history_summary(record)}")
             continue
+        if "searches" in record:  # proven jobs per hour, run by run
+            from cgtapp.report.data import runs_summary
+
+            resumed.append(f"{record['board']}: {runs_summary(record)}")
+            continue
         if "first_split_ply" in record:  # where the board splits (benchmarks/control_regions.py)
             from cgtapp.report.data import regions_summary
 

@@ -223,7 +223,7 @@ def runs_summary(record: dict[str, Any]) -> str:
         f"proven in {run['job_seconds']:,.0f} s of job time, "
         f"{run['proven'] * 3600 / run['job_seconds']:,.0f} an hour, "
         f"{run['nodes'] / run['job_seconds'] / 1e6:,.1f} M nodes a second"
-        for run in record["runs"]
+        for run in record["searches"]
     ]
     return f"Runs, {record['about']}: " + "; ".join(parts) + "."
 
@@ -233,7 +233,7 @@ FRONTIER_NOTES = {
     "-resume": resume_summary,
     "-regions": regions_summary,
     "-history": history_summary,
-    "-runs": runs_summary,
+    "-searches": runs_summary,
 }
 
 
