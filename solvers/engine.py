@@ -19,7 +19,7 @@ the first that proves the root).
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -276,12 +276,16 @@ class EngineKernel(CompiledKernel):
         holds = self._prove(root, 1)
         return 0 if holds is None or holds else -1
 
-    def horizons(self) -> list[int]:
-        """The passes' horizons, 0 (none) last."""
-        if self.deepening is None:
-            return [0]
-        first, step, last = self.deepening
-        return [*range(first, last + 1, max(step, 1)), 0]
+    def horizons(self, at_least: int = 0) -> Iterator[int]:
+        """The passes' horizons from ``at_least`` on, 0 (none) last; one at a time, since a
+        search stops at the first pass that proves its root (a bound may be large)."""
+        if self.deepening is not None:
+            first, step, last = self.deepening
+            step = max(step, 1)
+            if at_least > first:
+                first += -(-(at_least - first) // step) * step  # the first pass not below it
+            yield from range(first, last + 1, step)
+        yield 0
 
     def _search(self, position: Any, alpha: int, beta: int) -> int:
         root = self.rules.encode(position)
@@ -293,8 +297,8 @@ class EngineKernel(CompiledKernel):
             # its parent off by ETC, which the full window never does
             alpha, beta = max(alpha, -1), min(beta, 1)
         passes = self.horizons()
-        if self._pass is not None and self._pass[0] == root.tobytes():
-            passes = [h for h in passes if h == 0 or h >= self._pass[1]]
+        if self._pass is not None and self._pass[0] == root.tobytes():  # resume that pass
+            passes = iter([0]) if self._pass[1] == 0 else self.horizons(self._pass[1])
         self._pass = None
         value = 0
         for horizon in passes:
