@@ -214,6 +214,22 @@ def control_masks(own: U64, opp: U64, geo: np.ndarray, ctl: np.ndarray) -> tuple
     return _greater(o0, o1, o2, p0, p1, p2) & valid, _greater(p0, p1, p2, o0, o1, o2) & valid
 
 
+@njit(cache=True, inline="always")
+def _listed(placements: U64, removals: U64, out: np.ndarray) -> I64:
+    """Write the placements then the removals into ``out`` in cell order (the readable
+    module's order) and return how many."""
+    count = 0
+    while placements:
+        out[count] = trailing_zeros(placements)  # type: ignore[call-arg]
+        count += 1
+        placements &= placements - _U1
+    while removals:
+        out[count] = KERNEL_REMOVAL + trailing_zeros(removals)  # type: ignore[call-arg]
+        count += 1
+        removals &= removals - _U1
+    return count
+
+
 @compiled
 def generate_moves(
     white: U64, black: U64, side: I64, geo: np.ndarray, ctl: np.ndarray, out: np.ndarray
@@ -221,7 +237,6 @@ def generate_moves(
     """Write the legal moves into ``out`` (placements then removals, in cell order, as the
     readable module lists them) and return how many."""
     occupied = white | black
-    count = 0
     if occupied == _U0 and side == 0 and ctl[C_PERIMETER_OPENING] == 1:
         placements = geo[G_PERIMETER]
         removals = _U0
@@ -235,15 +250,7 @@ def generate_moves(
         own_controls, opp_controls = control_masks(own, opp, geo, ctl)
         placements = geo[G_VALID] & ~occupied & ~opp_controls
         removals = opp & own_controls
-    while placements:
-        out[count] = trailing_zeros(placements)  # type: ignore[call-arg]
-        count += 1
-        placements &= placements - _U1
-    while removals:
-        out[count] = KERNEL_REMOVAL + trailing_zeros(removals)  # type: ignore[call-arg]
-        count += 1
-        removals &= removals - _U1
-    return count
+    return _listed(placements, removals, out)
 
 
 @compiled
@@ -372,16 +379,7 @@ def engine_generate(state: np.ndarray, tables: Any, out: np.ndarray) -> I64:
         o0, o1, o2, p0, p1, p2 = _mover_counts(state, tables)
         placements = board[G_VALID] & ~occupied & ~_greater(p0, p1, p2, o0, o1, o2)
         removals = state[1 - side] & _greater(o0, o1, o2, p0, p1, p2)
-    count = 0
-    while placements:
-        out[count] = trailing_zeros(placements)  # type: ignore[call-arg]
-        count += 1
-        placements &= placements - _U1
-    while removals:
-        out[count] = KERNEL_REMOVAL + trailing_zeros(removals)  # type: ignore[call-arg]
-        count += 1
-        removals &= removals - _U1
-    return count
+    return _listed(placements, removals, out)
 
 
 @njit(cache=True, inline="always")
