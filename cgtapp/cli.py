@@ -70,6 +70,7 @@ def games_command(as_json: bool) -> None:
                     for p in cls.params
                 ],
                 "variants": cls.variants,
+                "compiled": _compiled_road(name),
             }
         )
     if as_json:
@@ -84,6 +85,26 @@ def games_command(as_json: bool) -> None:
         for variant, preset in entry["variants"].items():
             settings = " ".join(f"-p {k}={v}" for k, v in preset.items())
             click.echo(f"    variant {variant}: {settings}")
+        if entry["compiled"]:
+            click.echo(f"    compiled: {', '.join(entry['compiled'])}")
+
+
+def _compiled_road(name: str) -> list[str]:
+    """What the game's compiled plug-in offers: ``--solver compiled`` with its ``--method``
+    choices, a packed retrograde kept whole by ``--save``, ``--solver tiers``."""
+    from solvers.kernels import PLUGINS  # numba loads only for this command
+
+    plugin = next((p for p in PLUGINS if p.game == name), None)
+    if plugin is None:
+        return []
+    road = [f"method {m}" for m in plugin.methods] if plugin.kernel_class else []
+    if plugin.packed:
+        road.append("packed retrograde")
+    if plugin.tier_module:
+        road.append("tiers")
+    if plugin.playout:
+        road.append("playouts")
+    return road
 
 
 @cli.command("show")
@@ -123,8 +144,9 @@ def show_command(game_name: str, position: str | None, params: tuple[str, ...]) 
     default="auto",
     show_default=True,
     help="auto: retrograde when the graph is small, else the compiled kernel if the game has "
-    "one (control, lag, super-nonnect, ...), else alpha-beta. tiers (lag): every position of "
-    "every piece-count tier at or below the position's, lower tiers first (endgame databases).",
+    "one, else alpha-beta. tiers: every position of every piece-count tier at or below the "
+    "position's, lower tiers first (endgame databases). 'cgt games' lists each game's "
+    "compiled road.",
 )
 @click.option(
     "--method",
@@ -132,7 +154,8 @@ def show_command(game_name: str, position: str | None, params: tuple[str, ...]) 
     default="alphabeta",
     show_default=True,
     help="Search of the compiled kernel: alpha-beta, or dfpn (depth-first proof-number "
-    "search: control, lag, super-nonnect; wins and losses only, implies --value-only).",
+    "search where the game's plug-in offers it, see 'cgt games'; wins and losses only, "
+    "implies --value-only).",
 )
 @click.option("--no-symmetry", is_flag=True, help="Do not merge symmetric positions.")
 @click.option(

@@ -46,6 +46,15 @@ def test_games_lists_parameters_and_defaults(capsys: pytest.CaptureFixture[str])
     assert {"tictactoe", "control", "lag", "interleave", "super-nonnect", "entropy"} <= names
 
 
+def test_games_says_what_each_compiled_plugin_offers(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "games", "--json")
+    assert code == 0
+    road = {g["name"]: g["compiled"] for g in json.loads(out)}
+    assert road["tictactoe"] == []  # no plug-in: the pure-Python solvers only
+    assert "tiers" in road["lag"] and "method dfpn" in road["lag"]
+    assert "packed retrograde" in road["entropy"] and "method dfpn" not in road["entropy"]
+
+
 def test_show_lists_legal_moves(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "show", "tictactoe")
     assert code == 0

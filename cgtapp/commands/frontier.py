@@ -55,8 +55,8 @@ from cgtapp.commands.options import db_option
     type=click.Choice(["alphabeta", "dfpn"]),
     default="alphabeta",
     show_default=True,
-    help="Search of each job in the compiled kernel: alpha-beta, or df-pn (control, lag, "
-    "super-nonnect; see benchmarks/DFPN.md for which wins where).",
+    help="Search of each job in the compiled kernel: alpha-beta, or df-pn where the game's "
+    "plug-in offers it ('cgt games'; benchmarks/DFPN.md says which wins where).",
 )
 @click.option(
     "--split",
