@@ -3,7 +3,7 @@
     python benchmarks/dfpn_vs_alphabeta.py                   # every case (some 30 minutes)
     python benchmarks/dfpn_vs_alphabeta.py --only lag-3      # the cases whose name has lag-3
     python benchmarks/dfpn_vs_alphabeta.py --markdown-only   # rewrite the table from the JSON
-    python benchmarks/dfpn_vs_alphabeta.py --engine          # the engine's df-pn against the kernels'
+    python benchmarks/dfpn_vs_alphabeta.py --engine          # hand-built df-pn (baseline) vs the engine's
 
 For every case (a game and a position, picked reproducibly: fixed positions or seeded random
 playouts) both searches of the game's compiled kernel (``method="alphabeta"`` in value mode
@@ -13,10 +13,12 @@ CPU time (the machine is shared: CPU time is what the search itself cost), the w
 the load average before and after; a run stopped by ``--max-seconds`` is recorded as open,
 with the nodes it had searched. A case whose two values differ is an error (exit 1).
 
-``--engine`` measures instead, on the same cases, each kernel's own df-pn against the engine's
-(``solvers.engine.EngineKernel(method="dfpn")`` on whatever plug-in
-``solvers.kernels.PLAYOUTS[game](game)`` returns at the time of the run, with its defaults),
-one run each in the same process, into the JSON's ``engine_cases``.
+``--engine`` measures instead, on the same cases, the df-pn of each kernel class at a
+baseline commit (``--baseline``, default :data:`BASELINE_COMMIT`: the kernels' own hand-built
+proof-number searches) against the same class at the current tree (now a plug-in of the
+engine's df-pn, ``solvers/engine_dfpn.py``): each tree in its own process
+(``benchmarks/baseline_trees.py``: the baseline extracted by ``git archive``, its own numba
+cache), the two alternating case by case, into the JSON's ``engine_cases``.
 
 Results go to ``benchmarks/dfpn_vs_alphabeta.json`` (each case with the date, commit,
 machine and command of the run that measured it: running a subset updates those cases only)
@@ -32,8 +34,10 @@ import json
 import os
 import platform
 import random
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -47,6 +51,8 @@ METHODS = ("alphabeta", "dfpn")
 #: Table slots of every run (2^22 slots: 128 MiB), the kernels' default.
 TT_ENTRIES = 1 << 22
 DEFAULT_MAX_SECONDS = 150.0
+#: The last commit whose kernels all ran their own hand-built df-pn.
+BASELINE_COMMIT = "3a2a2e2"
 
 
 @dataclass(frozen=True)
@@ -133,7 +139,7 @@ def position_of(case: Case) -> tuple[Any, Any]:
     return game, position
 
 
-def kernel_for(game: Any, method: str) -> Any:
+def kernel_for(game: Any, method: str, tt_entries: int = TT_ENTRIES) -> Any:
     from solvers.kernels.control import ControlKernel
     from solvers.kernels.control import warm_up as control_warm_up
     from solvers.kernels.lag import LagKernel
@@ -148,45 +154,44 @@ def kernel_for(game: Any, method: str) -> Any:
     }
     kernel_class, warm_up = kernels[game.name]
     warm_up()  # compile (or load) before the clock starts
-    return kernel_class(game, tt_entries=TT_ENTRIES, method=method)
+    return kernel_class(game, tt_entries=tt_entries, method=method)
 
 
-#: The engine comparison's two runs: the kernel's own df-pn, the engine's.
+#: The engine comparison's two runs: the baseline tree's kernel df-pn, the current tree's.
 ENGINE_RUNS = ("kernel", "engine")
 
 
-def engine_kernel_for(game: Any, position: Any) -> Any:
-    """The engine's df-pn on the game's plug-in, compiled (or loaded) before the clock."""
-    from solvers.engine import EngineKernel
-    from solvers.kernels import PLAYOUTS
-
-    rules = PLAYOUTS[game.name](game)
-    EngineKernel(rules, method="dfpn", tt_entries=64).bounded_score(position, -2, 2, 1)
-    return EngineKernel(rules, method="dfpn", tt_entries=TT_ENTRIES)
-
-
-def plugin_of(kernel: Any) -> dict[str, Any]:
-    """What the engine's plug-in gave: its optional hooks, and df-pn's settings from it."""
+def plugin_of(kernel: Any) -> dict[str, Any] | None:
+    """What the engine's plug-in gave, for a kernel that runs on the engine (None for a
+    hand-built one): its optional hooks, and df-pn's settings from it."""
+    engine = getattr(kernel, "engine", kernel)  # a kernel may wrap its engine
+    rules = getattr(engine, "rules", None)
+    if rules is None or not hasattr(engine, "first_numbers"):
+        return None
     from solvers.engine_build import CHILD_KEY, OPTIONAL_HOOKS
 
-    rules = kernel.rules
     return {
         "hooks": [h for h in (*OPTIONAL_HOOKS, CHILD_KEY) if getattr(rules, h) is not None],
-        "first_numbers": kernel.first_numbers,
-        "weak": kernel.weak,
+        "first_numbers": engine.first_numbers,
+        "weak": engine.weak,
     }
 
 
-def measure(game: Any, position: Any, method: str, max_seconds: float) -> dict[str, Any]:
-    """One search of ``position``'s value: nodes, CPU and wall seconds, load average
-    (``method``: a kernel's method, or "engine" for the engine's df-pn)."""
-    from solvers.budget import SearchBudgetExceeded
-    from solvers.kernel_table import S_NODES
+def _nodes_index() -> int:
+    """The node counter's slot, wherever the tree being measured keeps its table module."""
+    try:
+        from solvers.kernel_table import S_NODES
+    except ImportError:  # trees before the engine kept it in solvers/kernels/table.py
+        from solvers.kernels.table import S_NODES  # type: ignore[no-redef]
+    return int(S_NODES)
 
-    if method == "engine":
-        kernel = engine_kernel_for(game, position)
-    else:
-        kernel = kernel_for(game, method)
+
+def measure(game: Any, position: Any, method: str, max_seconds: float) -> dict[str, Any]:
+    """One search of ``position``'s value by the game's kernel class: nodes, CPU and wall
+    seconds, load average, and the engine plug-in it ran on, if any."""
+    from solvers.budget import SearchBudgetExceeded
+
+    kernel = kernel_for(game, method)
     load_before = os.getloadavg()[0]
     kernel.set_budget(max_seconds)
     cpu = time.process_time()
@@ -197,16 +202,36 @@ def measure(game: Any, position: Any, method: str, max_seconds: float) -> dict[s
         outcome = "open"
     record = {
         "outcome": outcome,
-        "nodes": int(kernel.stat(S_NODES)),
+        "nodes": int(kernel.stat(_nodes_index())),
         "cpu_seconds": round(time.process_time() - cpu, 3),
         "wall_seconds": round(time.perf_counter() - wall, 3),
         "load_average": [round(load_before, 2), round(os.getloadavg()[0], 2)],
     }
-    if method == "engine":
-        record["plugin"] = plugin_of(kernel)
+    plugin = plugin_of(kernel) if method == "dfpn" else None
+    if plugin is not None:
+        record["plugin"] = plugin
     del kernel
     gc.collect()  # the next run's table replaces this one's
     return record
+
+
+def measure_tree(case_name: str, max_seconds: float) -> None:
+    """``--measure TREE``: the df-pn run of one case by the tree first on ``sys.path``,
+    printed as one JSON line (for ``baseline_trees.run_tree``)."""
+    (case,) = [c for c in cases() if c.name == case_name]
+    game, position = position_of(case)
+    _warm_up(game, position)
+    print(json.dumps(measure(game, position, "dfpn", max_seconds)))
+
+
+def _warm_up(game: Any, position: Any) -> None:
+    """Compile (or load) every path of the df-pn before the clock: solve a position a few
+    random moves from the end of a game through ``position``, with a small table."""
+    rng = random.Random(0)
+    line = [position]
+    while game.moves(line[-1]):
+        line.append(game.play(line[-1], rng.choice(game.moves(line[-1]))))
+    kernel_for(game, "dfpn", tt_entries=1 << 10).value(line[max(0, len(line) - 6)])
 
 
 def commit() -> str:
@@ -337,45 +362,45 @@ def _rows(cases: list[dict[str, Any]], row: Callable[..., str]) -> list[str]:
     return lines
 
 
-def _plugin_cell(plugin: dict[str, Any]) -> str:
+def _plugin_cell(plugin: dict[str, Any] | None) -> str:
+    if plugin is None:
+        return "not on the engine"
     hooks = ", ".join(plugin["hooks"]) or "none"
     weak = ", weak" if plugin["weak"] else ""
     return f"{hooks}; first numbers: {plugin['first_numbers']}{weak}"
 
 
 def engine_section(data: dict[str, Any]) -> list[str]:
-    """The engine's df-pn against each kernel's own, a function of the JSON alone."""
+    """The kernels' hand-built df-pn against the engine's, a function of the JSON alone."""
     lines = [
-        "## The engine's df-pn against the kernels' own",
+        "## The kernels' own df-pn against the engine's",
         "",
-        "The same cases, each kernel's own df-pn (`method=dfpn` of its kernel class) against "
-        'the engine\'s (`solvers.engine.EngineKernel(method="dfpn")`, one template '
-        "compiled per plug-in: `solvers/engine_dfpn.py`), one run each in the same process, "
-        "tables of the same capacity. The engine runs on whatever plug-in "
-        "`solvers.kernels.PLAYOUTS[game](game)` returned at the commit of the run; the "
-        "plug-in column lists the optional hooks it gave (`key`: the plug-in's own table "
-        "key, with or without symmetry as the plug-in defines it; `order`: hints, taken as "
-        "reply counts), how a new child started (replies: played and its moves generated; "
-        "hint: the `order` hint) and whether the plug-in asked for weak proof numbers. The "
-        "kernels' df-pn key positions by their canonical image under the board's symmetries "
-        "(Control up to 6 pieces, LAG its mirror image and Super Nonnect its images, up to "
-        "the kernels' default piece or cut counts) and Super "
-        "Nonnect's uses weak proof numbers: a plug-in without these searches more nodes. Both "
-        "count calls as nodes, and both pay their rules' cost per node (the engine: the "
-        "plug-in's `generate` and `play`). Process CPU seconds from one run each; a run "
-        "stopped by the time cap (wall clock, on a shared machine) is *open*.",
+        "The same cases, the df-pn of each game's kernel class (`method=dfpn`) at the baseline "
+        "commit, where each kernel ran its own hand-built proof-number search, against the "
+        "same class at the current commit, where it is a plug-in of the engine's df-pn "
+        "(`solvers/engine_dfpn.py`, compiled per plug-in). Each tree runs in its own process "
+        "with its own compiled code (`benchmarks/baseline_trees.py`), the two alternating "
+        "case by case, tables of the same capacity. The plug-in column lists the optional "
+        "hooks the current kernel's plug-in gives (`key`: canonical keys under the board's "
+        "symmetries; `order`: hints, here taken as the first proof numbers), how a new child "
+        "starts (replies: played and its moves generated; hint: the `order` hint) and "
+        "whether the plug-in asks for weak proof numbers. Both count calls as nodes. Process "
+        "CPU seconds from one run each; a run stopped by the time cap (wall clock, on a "
+        "shared machine) is *open*.",
         "",
-        "| case | value | kernel df-pn | engine df-pn | engine's plug-in | kernel / engine |",
+        "| case | value | baseline df-pn | current df-pn | current plug-in | baseline / current |",
         "|---|---|---|---|---|---|",
     ]
-    return lines + _rows(
+    baselines = sorted({c["run"].get("baseline", "?") for c in data["engine_cases"]})
+    lines += _rows(
         data["engine_cases"],
         lambda case, name, value, runs: (
             f"| {name} | {value} | {_run_cell(runs['kernel'])} | {_run_cell(runs['engine'])} "
-            f"| {_plugin_cell(runs['engine']['plugin'])} | "
+            f"| {_plugin_cell(runs['engine'].get('plugin'))} | "
             f"{_ratio(runs['kernel'], runs['engine'])} |"
         ),
     )
+    return [*lines, f"Baseline commit: {', '.join(f'`{b}`' for b in baselines)}.", ""]
 
 
 def load() -> dict[str, Any]:
@@ -385,15 +410,48 @@ def load() -> dict[str, Any]:
     return {"tt_entries": TT_ENTRIES, "cases": []}
 
 
+def _trees(baseline: str) -> tuple[str, Path]:
+    """The baseline's short commit and a directory holding its tree (``git archive``)."""
+    commit_of = subprocess.run(
+        ["git", "rev-parse", "--short", baseline], cwd=ROOT, capture_output=True, text=True
+    )
+    if commit_of.returncode != 0:
+        raise SystemExit(f"--baseline {baseline!r}: not a git revision of this repository")
+    directory = Path(tempfile.mkdtemp(prefix="dfpn-baseline-"))
+    archive = subprocess.run(["git", "archive", baseline], cwd=ROOT, capture_output=True)
+    subprocess.run(["tar", "-x", "-C", str(directory)], input=archive.stdout, check=True)
+    return commit_of.stdout.strip(), directory
+
+
+def _measure_in(tree: Path, case_name: str, max_seconds: float) -> dict[str, Any]:
+    """One case's df-pn run by ``tree``'s kernels, in a process of its own."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from baseline_trees import run_tree  # beside this file
+
+    extra = ["--only", case_name, "--max-seconds", str(max_seconds)]
+    record = run_tree(Path(__file__).resolve(), tree, extra)
+    record.pop("load_before", None)  # the run's own load_average says it
+    record.pop("load_after", None)
+    return record
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--only", action="append", default=[], help="cases whose name has this")
     parser.add_argument("--max-seconds", type=float, default=DEFAULT_MAX_SECONDS)
     parser.add_argument("--markdown-only", action="store_true")
     parser.add_argument(
-        "--engine", action="store_true", help="the engine's df-pn against the kernels' own"
+        "--engine",
+        action="store_true",
+        help="the kernels' df-pn at --baseline against the current tree's (the engine's)",
     )
+    parser.add_argument("--baseline", default=BASELINE_COMMIT, help="git revision (--engine)")
+    parser.add_argument("--measure", help=argparse.SUPPRESS)  # internal: one tree, one case
     args = parser.parse_args(argv)
+    if args.measure:
+        (name,) = args.only
+        measure_tree(name, args.max_seconds)
+        return 0
     data = load()
     if not args.markdown_only:
         run_info = {
@@ -410,17 +468,22 @@ def main(argv: list[str] | None = None) -> int:
         }
         order = [c.name for c in cases()]
         section = "engine_cases" if args.engine else "cases"
-        methods = ENGINE_RUNS if args.engine else METHODS
         stored = {c["name"]: c for c in data.get(section, [])}
         failed = False
+        trees = _trees(args.baseline) if args.engine else None
+        if trees is not None:
+            run_info["baseline"] = trees[0]
         for case in cases():
             if args.only and not any(part in case.name for part in args.only):
                 continue
             game, position = position_of(case)
             runs = {}
-            for method in methods:
-                kernel_method = "dfpn" if method == "kernel" else method
-                runs[method] = measure(game, position, kernel_method, args.max_seconds)
+            for method in ENGINE_RUNS if args.engine else METHODS:
+                if trees is None:
+                    runs[method] = measure(game, position, method, args.max_seconds)
+                else:
+                    tree = trees[1] if method == "kernel" else ROOT
+                    runs[method] = _measure_in(tree, case.name, args.max_seconds)
                 print(f"{case.name} {method}: {runs[method]}", file=sys.stderr, flush=True)
             outcomes = {r["outcome"] for r in runs.values()} - {"open"}
             if len(outcomes) > 1:
@@ -437,6 +500,8 @@ def main(argv: list[str] | None = None) -> int:
             }
             data[section] = [stored[n] for n in order if n in stored]
             JSON_PATH.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")
+        if trees is not None:
+            shutil.rmtree(trees[1], ignore_errors=True)
         if failed:
             return 1
     MARKDOWN_PATH.write_text(markdown(data))
