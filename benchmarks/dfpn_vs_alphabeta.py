@@ -98,6 +98,9 @@ def cases() -> list[Case]:
     for plies in (14, 13):  # one seeded random game of size 4; 13 plies in: the hard case
         name = f"lag-4 standard +{plies} random (seed 1)"
         result.append(Case(name, "lag", (("size", 4),), (), plies, 1, plies == 13))
+    for seed in (2, 3):  # size 4 positions df-pn proves in a second (a loss, then a win)
+        name = f"lag-4 standard +15 random (seed {seed})"
+        result.append(Case(name, "lag", (("size", 4),), (), 15, seed))
     for rule in ("original", "revised"):
         params = (("a", 2), ("b", 3), ("rule", rule))
         result.append(Case(f"super-nonnect-2x3 {rule}", "super-nonnect", params))

@@ -933,6 +933,8 @@ class LagTables:
             code_of=lambda position, move: 64 * move[0] + move[1],
             move_of=lambda position, code: (code >> 6, code & 63),
             nrt=False,
+            # df-pn starts a new child at (1, its replies): the order hint is a move's kind
+            extra={"first_numbers": "replies"},
         )
 
 
