@@ -969,7 +969,6 @@ class LagKernel(EngineKernel):
         self.lag = LagTables(game, symmetry_pieces if symmetry else -1)
         self.lag.cfg[CFG_MAX_PLY] = max_ply
         self.board = self.lag.board
-        self.method = method
         if deepening == "default":
             deepening = default_deepening(self.board.n)
         if deepening is not None and (len(deepening) != 3 or min(deepening) < 1):
@@ -984,6 +983,8 @@ class LagKernel(EngineKernel):
             etc=etc,
             deepening=None if remoteness else deepening,
         )
+        # EngineKernel set its own method (alpha-beta); df-pn is this module's
+        self.method = method
         cells = self.board.size
         self.moves_buffer = np.zeros((max_ply + 1, 4 * cells), dtype=np.int64)
         self.order_buffer = np.zeros((max_ply + 1, 4 * cells), dtype=np.int64)
