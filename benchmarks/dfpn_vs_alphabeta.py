@@ -104,6 +104,9 @@ def cases() -> list[Case]:
     for plies in (14, 13):  # one seeded random game of size 4; 13 plies in: the hard case
         name = f"lag-4 standard +{plies} random (seed 1)"
         result.append(Case(name, "lag", (("size", 4),), (), plies, 1, plies == 13))
+    for seed in (2, 3):  # size 4 positions df-pn proves in a second (a loss, then a win)
+        name = f"lag-4 standard +15 random (seed {seed})"
+        result.append(Case(name, "lag", (("size", 4),), (), 15, seed))
     for rule in ("original", "revised"):
         params = (("a", 2), ("b", 3), ("rule", rule))
         result.append(Case(f"super-nonnect-2x3 {rule}", "super-nonnect", params))
@@ -391,7 +394,14 @@ def engine_section(data: dict[str, Any]) -> list[str]:
         "| case | value | baseline df-pn | current df-pn | current plug-in | baseline / current |",
         "|---|---|---|---|---|---|",
     ]
-    baselines = sorted({c["run"].get("baseline", "?") for c in data["engine_cases"]})
+    baselines = sorted(  # runs before --baseline measured the kernel's own df-pn in-process
+        {
+            f"`{c['run']['baseline']}`"
+            if "baseline" in c["run"]
+            else f"`{c['run']['commit']}` (its own df-pn, in the same process)"
+            for c in data["engine_cases"]
+        }
+    )
     lines += _rows(
         data["engine_cases"],
         lambda case, name, value, runs: (
@@ -400,7 +410,7 @@ def engine_section(data: dict[str, Any]) -> list[str]:
             f"{_ratio(runs['kernel'], runs['engine'])} |"
         ),
     )
-    return [*lines, f"Baseline commit: {', '.join(f'`{b}`' for b in baselines)}.", ""]
+    return [*lines, f"Baseline: {', '.join(baselines)}.", ""]
 
 
 def load() -> dict[str, Any]:

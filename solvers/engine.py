@@ -94,9 +94,10 @@ class EngineKernel(CompiledKernel):
 
     ``method="dfpn"``: depth-first proof-number search (:mod:`solvers.engine_dfpn`) instead,
     value mode only, games whose positions cannot repeat; ``first_numbers`` (how a new
-    child starts: "replies", "hint" or "unit"; default "hint" where the plug-in gives
-    ``order``, else "replies") and ``weak`` (weak proof numbers; default: the plug-in's
-    ``extra["weak_proof_numbers"]``, else False) are its options
+    child starts: "replies", "hint" or "unit"; default: the plug-in's
+    ``extra["first_numbers"]``, else "hint" where it gives ``order``, else "replies") and
+    ``weak`` (weak proof numbers; default: the plug-in's ``extra["weak_proof_numbers"]``,
+    else False) are its options
     (benchmarks/DFPN.md)."""
 
     def __init__(
@@ -126,8 +127,10 @@ class EngineKernel(CompiledKernel):
                 f"dfpn needs a game whose positions cannot repeat ({game.name}'s can): "
                 "use method=alphabeta"
             )
-        if first_numbers is None:
-            first_numbers = "hint" if rules.order is not None and ordering else "replies"
+        if first_numbers is None:  # the plug-in may say its hint is no reply count
+            first_numbers = rules.extra.get("first_numbers") or (
+                "hint" if rules.order is not None and ordering else "replies"
+            )
         if first_numbers not in FIRST_NUMBERS:
             raise ParameterError(
                 f"unknown first numbers {first_numbers!r} ({'|'.join(FIRST_NUMBERS)})"

@@ -63,6 +63,8 @@ from solvers.proof_numbers import (
 from solvers.engine_defaults import UNPLUGGED, key, move_from_key, move_to_key, order  # noqa: F401
 
 child_key, final, generate, mover, play = UNPLUGGED
+
+NRT = True
 # </plug-in>
 
 # the control array is the engine's (solvers.engine_search: C_MAX_PLY, C_ORDER,
@@ -101,7 +103,9 @@ def _tag(tag: I64, question: I64) -> I64:
     return tag + QUESTION_TAG * question
 
 
-@njit(cache=True)
+# reference counting as the plug-in asks (solvers.engine_search.search: every view of a path
+# row, and the tables passed down at every recursive call, are free without it)
+@njit(cache=True, _nrt=NRT)  # type: ignore[call-overload]
 def dfpn(
     state: np.ndarray,
     question: I64,

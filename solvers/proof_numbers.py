@@ -1,10 +1,9 @@
-"""What the kernels' depth-first proof-number searches (df-pn) share: the proof-number table,
-the choice of the child to search and its thresholds, and the numbers of a new child.
+"""The machinery of depth-first proof-number search (df-pn): the proof-number table, the
+choice of the child to search and its thresholds.
 
-The engine's df-pn (:mod:`solvers.engine_dfpn`, one template over any game's plug-in) and
-the kernels' own recursions (Control, LAG, Super Nonnect, until their plug-ins replace them)
-use it; this module holds everything that is df-pn itself, so the searches differ only in
-how they reach the rules. The form is Nagai's df-pn in negamax notation: a node's
+The engine's df-pn (:mod:`solvers.engine_dfpn`, one template over any game's plug-in) uses
+it; this module holds what is df-pn itself, the template how it reaches a game's rules.
+The form is Nagai's df-pn in negamax notation: a node's
 numbers are those of "the player to move wins",
 
     pn(node) = min over children of dn(child),    dn(node) = sum over children of pn(child),
@@ -25,12 +24,13 @@ with (0, INFINITY) proved, (INFINITY, 0) disproved. The features, and why each i
   on an entry surviving: a node keeps its children's numbers in its own row of the
   ``numbers`` array while it is on the path, and reads the table only when it starts.
 * **Enhanced transposition cutoff**: a node looks up every child's entry before it descends
-  into any (the kernels' ``dfpn``), and stops at once, proved, when one child's entry is a
-  disproof of that child (or the child has no reply): no search below that node at all.
+  into any (:func:`solvers.engine_dfpn.dfpn`), and stops at once, proved, when one child's
+  entry is a disproof of that child (or the child has no reply): no search below that node
+  at all.
 * **Reply-count initialisation**: a child not in the table starts at ``(1, replies)``
-  (:func:`leaf_numbers`): the mover there needs one good move, the opponent must refute every
-  reply, so moves leaving few replies are tried first, as the alpha-beta's mobility
-  ordering does.
+  (the engine's first numbers): the mover there needs one good move, the opponent must
+  refute every reply, so moves leaving few replies are tried first, as the alpha-beta's
+  mobility ordering does.
 * **Threshold control, the 1 + epsilon trick** (Pawlewicz and Lew, 2007;
   :func:`child_thresholds`): the best child's disproof threshold is
   ``second * (1 + 1/4) + 1`` instead of ``second + 1``, so the search stays with a child a
@@ -62,7 +62,6 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from cgt.errors import ParameterError
 from solvers.kernel_table import I64, S_NEW_STORES, S_STORES, U64, compiled
 
 #: A proof (as a disproof number) or a disproof (as a proof number).
@@ -172,17 +171,6 @@ def store(
 
 
 @njit(cache=True, inline="always")
-def leaf_numbers(replies: I64, mover_wins: I64) -> tuple[I64, I64]:
-    """First numbers of a child not in the table: ``mover_wins`` is 1 (the child's mover has
-    won), -1 (lost), or 0 (the game goes on, ``replies`` legal moves there)."""
-    if mover_wins > 0:
-        return 0, PN_INFINITY
-    if mover_wins < 0 or replies == 0:  # normal play: no move loses
-        return PN_INFINITY, 0
-    return 1, replies
-
-
-@njit(cache=True, inline="always")
 def summarize(numbers: np.ndarray, ply: I64, count: I64, weak: bool) -> tuple[I64, I64, I64, I64]:
     """(pn, dn, best child, second-smallest child disproof number) of the node at ``ply``
     from its children's numbers ``numbers[ply, 0 / 1, :count]``. ``weak``: the disproof
@@ -227,15 +215,3 @@ def child_thresholds(
         child_proof = min(disproof_threshold - dn + best_pn, PN_INFINITY)
     child_disproof = min(proof_threshold, second + second // EPSILON_DIVISOR + 1)
     return child_proof, child_disproof
-
-
-#: Search methods of the kernels that have df-pn: negamax alpha-beta or df-pn.
-METHODS = ("alphabeta", "dfpn")
-
-
-def check_method(method: str, remoteness: bool) -> None:
-    """:class:`ParameterError` for an unknown method, or df-pn asked for remoteness."""
-    if method not in METHODS:
-        raise ParameterError(f"unknown search method {method!r} ({'|'.join(METHODS)})")
-    if method == "dfpn" and remoteness:
-        raise ParameterError("dfpn proves wins and losses only: use remoteness=False")

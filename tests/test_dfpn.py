@@ -212,7 +212,7 @@ def test_dfpn_lag_and_super_nonnect_resume_after_budget_slices() -> None:
 
 
 def test_dfpn_refuses_what_it_cannot_do() -> None:
-    with pytest.raises(ParameterError, match="wins and losses"):
+    with pytest.raises(ParameterError, match="wins, losses"):
         LagKernel(Lag(size=3), method="dfpn", remoteness=True)
     with pytest.raises(ParameterError, match="wins, losses"):
         SuperNonnectKernel(SuperNonnect(a=2, b=2), method="dfpn", remoteness=True)

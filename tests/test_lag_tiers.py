@@ -7,6 +7,7 @@ import itertools
 import json
 from math import comb
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -174,14 +175,18 @@ def test_solver_tiers_gives_the_retrograde_answer() -> None:
     assert ours.outcome is Outcome.WIN
 
 
-@pytest.mark.parametrize("remoteness", [False, True])
+SEARCHES = {"value": {}, "remoteness": {"remoteness": True}, "dfpn": {"method": "dfpn"}}
+
+
+@pytest.mark.parametrize("search", SEARCHES)
 @pytest.mark.parametrize("goal", GOALS)
-def test_probing_the_tables_from_the_kernel_changes_no_value(goal: str, remoteness: bool) -> None:
+def test_probing_the_tables_from_the_kernel_changes_no_value(goal: str, search: str) -> None:
     game = Lag(size=3, setup="B.B/..../...../.W../W.W W", goal=goal)  # 3 against 2
     lower = LagTiers(game, tiers_below(2, 2))  # the tiers below the start's, some captures away
     lower.solve_tiers()
-    plain = LagKernel(game, remoteness=remoteness, tt_entries=1 << 12)
-    probing = LagKernel(game, remoteness=remoteness, tt_entries=1 << 12, tiers=lower)
+    options: dict[str, Any] = {"tt_entries": 1 << 12, **SEARCHES[search]}
+    plain = LagKernel(game, **options)
+    probing = LagKernel(game, tiers=lower, **options)
     solution = retrograde(game, symmetry=False, keep_positions=True)
     for node in range(len(solution)):
         position = solution.position_of(node)

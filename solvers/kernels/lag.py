@@ -1,12 +1,12 @@
 """Compiled exact solver for LAG (cgt.games.lag), all four goals.
 
-Why a separate statement of the rules: the pure-Python alpha-beta could not solve the size-3
-board under ``goal=standard`` in ten minutes; most of its time goes into the readable
-module's Python move generation and object counting. Here a position is two uint64 bitboards
-(bit ``i`` is cell ``i`` of :func:`cgt.boards.hexhex.hex_board`, the game's own numbering:
-37 cells at size 4, 61 at size 5) and a side to move, and move generation is table look-ups
-and a small flood fill under numba. It is a second, independent statement of the rules: tests compare it move
-for move and result for result with the readable module on random positions, and value for
+Why a separate statement of the rules: the pure-Python alpha-beta spends its time in the
+readable module's Python move generation and object counting, far too slow for size 3
+(benchmarks/TUNING.md). Here a position is two uint64 bitboards (bit ``i`` is cell ``i`` of
+:func:`cgt.boards.hexhex.hex_board`, the game's own numbering: 37 cells at size 4, 61 at
+size 5) and a side to move, and move generation is table look-ups and a small flood fill
+under numba. It is a second, independent statement of the rules: tests compare it move for
+move and result for result with the readable module on random positions, and value for
 value with :mod:`solvers.retrograde`.
 
 The rules as the kernel states them (the decisions are the readable module's):
@@ -58,8 +58,10 @@ mode's scores are -1/1, with 0 free for a horizon pass's "unknown".
 * Tier tables (``tiers=``, :mod:`solvers.kernels.lag_tiers`): a position of a solved tier
   ends the search there, ``playout_final`` and ``playout_final_remoteness`` reading its
   record.
-* Proof-number search (``method="dfpn"``) is this module's own (:func:`dfpn`), on the same
-  rules and table.
+* Proof-number search (``method="dfpn"``) is the engine's too (:mod:`solvers.engine_dfpn`)
+  on the same plug-in and table: a new child starts at (1, its replies) (the plug-in says
+  so: its ordering hint is a move's kind, not a reply count), with summed proof numbers.
+  It reads the tier tables as alpha-beta does, through ``generate`` and ``final``.
 
 Kernel move codes are ``from * 64 + to``; the Python API converts them to the game's
 ``(from, to)`` moves.
@@ -86,13 +88,6 @@ from solvers.kernel_table import (
     _U1,
     _U255,
     I64,
-    S_ABORTED,
-    S_HITS,
-    S_MAX_PLY,
-    S_NODE_LIMIT,
-    S_NODES,
-    S_OVERFLOW,
-    S_PROBES,
     U64,
     compiled,
     popcount,
@@ -100,16 +95,6 @@ from solvers.kernel_table import (
 from solvers.kernels.plugin import KernelPlugin
 from solvers.kernels.tier_index import binomial_table, locate
 from solvers.playout import PlayoutRules, int_words, plug_in
-from solvers.proof_numbers import (
-    PN_INFINITY,
-    check_method,
-    child_thresholds,
-    leaf_numbers,
-    probe,
-    summarize,
-    table_base,
-)
-from solvers.proof_numbers import store as pn_store
 from solvers.result import SolveResult
 
 GOAL_CODES = {"standard": 0, "strict": 1, "far-row-one-object": 2, "far-row": 3}
@@ -147,9 +132,7 @@ CFG_SYMMETRY_PIECES = 1
 CFG_CHUNKS = 2
 CFG_PROBE = 3
 CFG_TIER_HITS = 4
-#: df-pn's ply limit
-CFG_MAX_PLY = 5
-CFG_LENGTH = 6
+CFG_LENGTH = 5
 #: Ordering bonuses of the move generator's keys: a capture, a merge (objects after < before).
 CAPTURE_BONUS = 1 << 42
 MERGE_BONUS = 1 << 41
@@ -521,14 +504,6 @@ def _child_key(
 
 
 @njit(cache=True, inline="always")
-def _key(white: U64, black: U64, mirror_tables: np.ndarray, cfg: np.ndarray) -> tuple[U64, U64]:
-    """Table key (:func:`_child_key`: the smaller of the position and its mirror image
-    where symmetry applies)."""
-    kw, kb, _ = _child_key(white, black, popcount(white | black), mirror_tables, cfg)
-    return kw, kb
-
-
-@njit(cache=True, inline="always")
 def _lag_child(white: U64, black: U64, side: I64, move: I64) -> tuple[U64, U64]:
     """Boards after ``side`` plays the move ``move`` (``from * 64 + to``)."""
     source_bit = _U1 << np.uint64(move >> 6)
@@ -538,157 +513,9 @@ def _lag_child(white: U64, black: U64, side: I64, move: I64) -> tuple[U64, U64]:
     return white & ~target_bit, black ^ source_bit ^ target_bit
 
 
-# --------------------------------------------------------------- proof-number search
-#: Weak proof numbers (max, not sum) at the opponent's nodes? No: the sum searched
-#: fewer nodes on size 3 (solvers.proof_numbers).
-DFPN_WEAK = False
-
-
-@njit(cache=True, inline="always")
-def _first_numbers(
-    white: U64,
-    black: U64,
-    side: I64,
-    goal: I64,
-    dest: np.ndarray,
-    nbr: np.ndarray,
-    far: np.ndarray,
-    moves_row: np.ndarray,
-    order_row: np.ndarray,
-) -> tuple[I64, I64]:
-    """Numbers of a position not in the table (``side`` to move): its result if the game is
-    over there, else (1, legal moves)."""
-    reached = goal_score(white, black, side, goal, far, nbr)
-    if reached != 0:
-        return leaf_numbers(1, reached)
-    own = white if side == 0 else black
-    opp = black if side == 0 else white
-    replies = generate_moves(
-        own, opp, side, count_objects(own, nbr), dest, nbr, moves_row, order_row
-    )
-    if replies == 0:
-        return leaf_numbers(0, end_score(own, opp, goal, nbr))
-    return leaf_numbers(replies, 0)
-
-
-@compiled
-def dfpn(
-    white: U64,
-    black: U64,
-    side: I64,
-    proof_threshold: I64,
-    disproof_threshold: I64,
-    ply: I64,
-    nbr: np.ndarray,
-    dest: np.ndarray,
-    far: np.ndarray,
-    mirror_tables: np.ndarray,
-    cfg: np.ndarray,
-    ctl: np.ndarray,
-    moves: np.ndarray,
-    order: np.ndarray,
-    numbers: np.ndarray,
-    tt: np.ndarray,
-) -> tuple[I64, I64]:
-    """Depth-first proof-number search (solvers.proof_numbers) of "the player to
-    move wins" within the thresholds: (proof number, disproof number), (0, INF) proved,
-    (INF, 0) disproved. LAG is acyclic and every end is a win or a loss (a far-row goal, or
-    the object counts with ties to the player who ended the game), so df-pn decides every
-    position and its table needs no path information. ``cfg``: the goal, the mirror key and
-    the ply limit (``CFG_*``); ``ctl``: the statistics and the node budget.
-
-    Every child's entry is probed, or its end scored, or its replies counted, before any
-    descent (enhanced transposition cutoff: a child lost for its mover proves the node);
-    a new child starts at (1, replies). ``moves[ply + 1]`` is scratch while counting."""
-    ctl[S_NODES] += 1
-    if ctl[S_NODES] > ctl[S_NODE_LIMIT]:
-        ctl[S_ABORTED] = 1
-        return 1, 1
-    if ply > ctl[S_MAX_PLY]:
-        ctl[S_MAX_PLY] = ply
-    goal = cfg[CFG_GOAL]
-    reached = goal_score(white, black, side, goal, far, nbr)
-    if reached != 0:
-        return leaf_numbers(1, reached)
-    kw, kb = _key(white, black, mirror_tables, cfg)
-    base = table_base(tt, kw, kb, side)
-    ctl[S_PROBES] += 1
-    pn, dn, found = probe(tt, base, kw, kb, side)
-    if found:
-        ctl[S_HITS] += 1
-        if pn >= proof_threshold or dn >= disproof_threshold:
-            return pn, dn
-    if ply >= cfg[CFG_MAX_PLY]:
-        ctl[S_OVERFLOW] = 1
-        return 1, 1
-    own = white if side == 0 else black
-    opp = black if side == 0 else white
-    count = generate_moves(
-        own, opp, side, count_objects(own, nbr), dest, nbr, moves[ply], order[ply]
-    )
-    if count == 0:
-        pn, dn = leaf_numbers(0, end_score(own, opp, goal, nbr))
-        pn_store(tt, base, kw, kb, side, pn, dn, 1, ctl)
-        return pn, dn
-    nodes_before = ctl[S_NODES]
-    for i in range(count):  # every child's numbers before any descent (ETC)
-        child_white, child_black = _lag_child(white, black, side, moves[ply, i])
-        ckw, ckb = _key(child_white, child_black, mirror_tables, cfg)
-        cpn, cdn, cfound = probe(tt, table_base(tt, ckw, ckb, 1 - side), ckw, ckb, 1 - side)
-        if not cfound:
-            cpn, cdn = _first_numbers(
-                child_white,
-                child_black,
-                1 - side,
-                goal,
-                dest,
-                nbr,
-                far,
-                moves[ply + 1],
-                order[ply + 1],
-            )
-        if cdn == 0:  # the child is lost for its mover: this node is won
-            pn_store(tt, base, kw, kb, side, 0, PN_INFINITY, 1, ctl)
-            return 0, PN_INFINITY
-        numbers[ply, 0, i] = cpn
-        numbers[ply, 1, i] = cdn
-    while True:
-        pn, dn, best, second = summarize(numbers, ply, count, DFPN_WEAK)
-        if pn >= proof_threshold or dn >= disproof_threshold:
-            break
-        child_proof, child_disproof = child_thresholds(
-            proof_threshold, disproof_threshold, dn, numbers[ply, 0, best], second
-        )
-        child_white, child_black = _lag_child(white, black, side, moves[ply, best])
-        cpn, cdn = dfpn(
-            child_white,
-            child_black,
-            1 - side,
-            child_proof,
-            child_disproof,
-            ply + 1,
-            nbr,
-            dest,
-            far,
-            mirror_tables,
-            cfg,
-            ctl,
-            moves,
-            order,
-            numbers,
-            tt,
-        )
-        if ctl[S_ABORTED] != 0 or ctl[S_OVERFLOW] != 0:
-            return 1, 1
-        numbers[ply, 0, best] = cpn
-        numbers[ply, 1, best] = cdn
-    pn_store(tt, base, kw, kb, side, pn, dn, ctl[S_NODES] - nodes_before, ctl)
-    return pn, dn
-
-
 # --------------------------------------------------------------------- the engine plug-in
 # LAG's rules as the engine's plug-in (docs/engine.md) and the Monte-Carlo player's: a state
-# is (white, black, side to move); a move code is ``from * 64 + to``, as in df-pn.
+# is (white, black, side to move); a move code is ``from * 64 + to``.
 # ``tables``: (dest, nbr, far, cfg, mirror_tables, mirror_cell, the tier tables' records,
 # offsets, binomials and colour flip, then scratch: the generator's order keys, move codes,
 # each code's kind and the position they were noted for).
@@ -933,13 +760,15 @@ class LagTables:
             code_of=lambda position, move: 64 * move[0] + move[1],
             move_of=lambda position, code: (code >> 6, code & 63),
             nrt=False,
+            # df-pn starts a new child at (1, its replies): the order hint is a move's kind
+            extra={"first_numbers": "replies"},
         )
 
 
 class LagKernel(EngineKernel):
-    """LAG's search: the engine (:mod:`solvers.engine`) on the plug-in above, or with
-    ``method="dfpn"`` the proof-number search of this module; the transposition table and
-    the engine's stack are kept across solves.
+    """LAG's search: the engine (:mod:`solvers.engine`) on the plug-in above, alpha-beta or
+    (``method="dfpn"``) proof-number search; the transposition table and the engine's stack
+    are kept across solves.
 
     Options: ``symmetry``/``symmetry_pieces`` (the mirror key, for positions of at most that
     many pieces), ``etc``, ``deepening`` (value mode's horizon passes ``(first, step,
@@ -961,13 +790,10 @@ class LagKernel(EngineKernel):
         etc: bool = True,
         deepening: tuple[int, int, int] | Literal["default"] | None = "default",
     ) -> None:
-        check_method(method, remoteness)
         if symmetry_pieces is None:
             symmetry_pieces = default_symmetry_pieces(game.board.n)  # type: ignore[attr-defined]
         self.lag = LagTables(game, symmetry_pieces if symmetry else -1)
-        self.lag.cfg[CFG_MAX_PLY] = max_ply
         self.board = self.lag.board
-        self.method = method
         if deepening == "default":
             deepening = default_deepening(self.board.n)
         if deepening is not None and (len(deepening) != 3 or min(deepening) < 1):
@@ -981,12 +807,11 @@ class LagKernel(EngineKernel):
             max_ply=max_ply,
             etc=etc,
             deepening=None if remoteness else deepening,
+            method=method,
         )
         cells = self.board.size
         self.moves_buffer = np.zeros((max_ply + 1, 4 * cells), dtype=np.int64)
         self.order_buffer = np.zeros((max_ply + 1, 4 * cells), dtype=np.int64)
-        #: df-pn: the children's (proof, disproof) numbers of every node on the path
-        self.numbers = np.zeros((max_ply + 1 if method == "dfpn" else 1, 2, 4 * cells), np.int64)
         if tiers is not None:
             self.probe(tiers)
 
@@ -1085,33 +910,11 @@ class LagKernel(EngineKernel):
         return self.result(position)
 
     def _search(self, position: Any, alpha: int, beta: int) -> int:
-        if self.method != "dfpn":
-            if not self.remoteness:
-                # scores are -1 and 1 (0: unknown in a horizon pass), so (-1, 1) is the full
-                # window, and with it a child's entry that says -1 cuts its parent off (ETC)
-                alpha, beta = max(alpha, -1), min(beta, 1)
-            return super()._search(position, alpha, beta)
-        white, black, side = self.lag.boards(position)
-        lag = self.lag
-        pn, _ = dfpn(  # a proof or a disproof is the exact value
-            white,
-            black,
-            side,
-            PN_INFINITY,
-            PN_INFINITY,
-            0,
-            lag.nbr,
-            lag.dest,
-            lag.far,
-            lag.mirror_tables,
-            lag.cfg,
-            self.ctl,
-            self.moves_buffer,
-            self.order_buffer,
-            self.numbers,
-            self.tt,
-        )
-        return 1 if pn == 0 else -1
+        if self.method == "alphabeta" and not self.remoteness:
+            # scores are -1 and 1 (0: unknown in a horizon pass), so (-1, 1) is the full
+            # window, and with it a child's entry that says -1 cuts its parent off (ETC)
+            alpha, beta = max(alpha, -1), min(beta, 1)
+        return super()._search(position, alpha, beta)
 
 
 _COMPILE_SECONDS: float | None = None
@@ -1185,7 +988,7 @@ def solve_lag(
         progress=progress,
         symmetry=symmetry,
     )
-    result.extra["method"] = method
+    result.extra["method"] = kernel.method  # the search that ran, not the one asked for
     result.extra["tier_hits"] = kernel.tier_hits
     return result
 

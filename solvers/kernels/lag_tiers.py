@@ -42,12 +42,11 @@ Two ways to fill the records:
   lower tiers first; each tier's captures must land in tiers already solved.
 * :meth:`LagTiers.solve_from`: only the positions reachable from one root, through every
   tier they pass (the memo is the same flat array; untouched pages of it are never
-  allocated by the operating system). Measured on size 3 from the standard setup (on a
-  shared machine), this was *slower* than the full tiers: no answer after about 6 minutes
-  of CPU, while the sweep of every tier (before the colour symmetry) took about 5.5: the
-  reachable positions are spread over the whole array, so nearly every page is touched
-  anyway (2.2 GB resident) and the depth-first order defeats the cache, while a tier sweep
-  reads its children close together. It serves small roots and the tests.
+  allocated by the operating system). For a whole board it is *slower* than the full
+  tiers (benchmarks/TUNING.md): the reachable positions are spread over the whole array,
+  so nearly every page is touched anyway and the depth-first order defeats the cache,
+  while a tier sweep reads its children close together. It serves small roots and the
+  tests.
 
 Both run in compiled slices bounded by a node budget, report progress between slices and
 can be interrupted (Ctrl-C) at any time: every record written is final, so nothing is lost;
