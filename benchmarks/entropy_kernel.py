@@ -110,6 +110,9 @@ def markdown(report: dict[str, Any]) -> str:
     cur_runs, base_runs = report["current"]["runs"], report["baseline"]["runs"]
     loads = [r["load_before"] for t in ("current", "baseline") for r in report[t]["runs"]]
     m = report["machine"]
+    first = list(cur_runs[0]["boards"])[:: len(BOARDS)]  # the first space, every thread count
+    waits = [_median(runs, first[0], "cpu_seconds") / _median(runs, first[-1], "cpu_seconds")
+             for runs in (base_runs, cur_runs)]  # fmt: skip
     lines = [
         "# Packed Entropy retrograde: the current tree against a baseline, in one run",
         "",
@@ -122,6 +125,11 @@ def markdown(report: dict[str, Any]) -> str:
         f"{min(loads)}-{max(loads)} (the machine was shared: process seconds, of every "
         f"thread, are the measure). {report['repeats']} run(s) "
         "of each tree, alternately; times are medians; compilation excluded.",
+        "",
+        "With every core on a shared machine, a small space's process seconds include the "
+        f"threads waiting for each other (the first space: {waits[0]:.1f} times its "
+        f"one-thread seconds in the baseline, {waits[1]:.1f} in the current tree): the "
+        "one-thread rows compare the work.",
         "",
         "Identical: the digests of the `value` array and of the packed store's records "
         "(`records(0, size)`, what `cgt solve --save` writes) in both trees.",
