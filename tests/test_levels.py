@@ -31,6 +31,7 @@ LEVELS_CASES = [
     ("entropy", {"width": 3, "height": 3, "setup": "SS./.../.OO O"}),
     ("entropy", {"width": 3, "height": 3, "setup": "SSS/.../OOO O", "goal": "disable"}),
     ("entropy", {"width": 4, "height": 3, "setup": "SS../..../..OO O"}),
+    ("entropy", {"width": 4, "height": 4, "setup": "SS../..../..../..OO O"}),
 ]
 
 
@@ -85,3 +86,20 @@ def test_the_check_refutes_a_dropped_unmove_a_wrong_parent_and_a_miscount() -> N
         replace(rules, scan=miscount),
     ):
         assert unmove_disagreements(broken) != []
+
+
+def test_the_check_refutes_un_moves_that_ignore_a_parents_symmetry() -> None:
+    """An un-move into a parent that a symmetry maps onto itself stands for as many of its
+    moves as the symmetries fixing it (solvers.kernels.entropy.child_updates); counted as
+    one, the parent's moves are not all accounted for."""
+    rules = levels_rules(*LEVELS_CASES[3])
+
+    def weight_one(index, loses, tables, value, out, count, scratch):  # type: ignore[no-untyped-def]
+        written = rules.parents(index, loses, tables, value, out, count, scratch)
+        for i in range(count, written):
+            if out[i] % UPDATE_SCALE > 1:
+                out[i] -= out[i] % UPDATE_SCALE - 1
+        return written
+
+    found = unmove_disagreements(replace(rules, parents=weight_one))
+    assert found and all("un-moves into it weigh" in line for line in found)
