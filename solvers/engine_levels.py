@@ -7,8 +7,9 @@ This module is a template, like :mod:`solvers.engine_search`: the block between 
 
 * ``unrank(index, tables, state)``: writes the position of ``index`` into ``state`` (uint64
   words, as many as the plug-in's ``state_words``, laid out as it likes);
-* ``successor(state, tables) -> bool``: moves ``state`` on to the next index, where the
-  plug-in can do that faster than ranking afresh; False when it cannot (optional: never);
+* ``successor(state, tables) -> bool``: moves ``state`` on to the next index (the state
+  ``unrank`` would write for it), where the plug-in can do that faster than ranking afresh;
+  False when it cannot (optional: never);
 * ``scan(index, state, tables, moves) -> int``: the position's number of legal moves (at
   least 1, a forced pass counting as one), or minus its ``value`` code: :data:`SCAN_WIN` /
   :data:`SCAN_LOSS` for a finished game the player to move has won / lost,

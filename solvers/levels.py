@@ -357,7 +357,7 @@ def unmove_disagreements(rules: LevelsRules) -> list[str]:
     game, over the whole space (a small one: the readable rules run on every index). Empty
     if nowhere.
 
-    Checked: every index's scan (duplicates are exactly the indices whose position ranks
+    Checked: the successor's state is the ranking's; every index's scan (duplicates are exactly the indices whose position ranks
     elsewhere; a finished game's result; the number of legal moves); every update ``parents``
     writes names a parent that has a move into the child's index; and for every parent the
     weights of the updates into it, over all children, add up to its number of moves, so
@@ -371,8 +371,14 @@ def unmove_disagreements(rules: LevelsRules) -> list[str]:
     game, position_of, index_of = rules.game, rules.position, rules.index
     expected = {Outcome.WIN: SCAN_WIN, Outcome.LOSS: SCAN_LOSS, Outcome.DRAW: SCAN_DRAW}
     positions: dict[int, Any] = {}
+    stepped = np.zeros(rules.state_words, dtype=np.uint64)
     for index in range(rules.size):
+        if index and rules.successor is not None and rules.successor(stepped, rules.tables):
+            rules.unrank(index, rules.tables, state)
+            if not np.array_equal(state, stepped):
+                found.append(f"index {index}: the successor's state is not the ranking's")
         rules.unrank(index, rules.tables, state)
+        stepped[:] = state
         code = int(rules.scan(index, state, rules.tables, moves))
         position = position_of(index)
         canonical = index_of(position) == index

@@ -2,11 +2,11 @@
 solvers/levels.py) against its game's readable rules and the pure-Python retrograde.
 
 Two independent roads: :func:`solvers.levels.unmove_disagreements` runs the readable rules on
-every index of a small space (the ranking round trip, duplicates, the scan's results and move
-counts, every un-move's parent really moving into the child, the weights into a parent adding
-up to its moves); the solved values equal :func:`solvers.retrograde.retrograde` on every
-reachable position. The check refutes a plug-in with a dropped un-move, a wrong parent or a
-miscounted scan.
+every index of a small space (the ranking round trip, duplicates, the successor's steps, the
+scan's results and move counts, every un-move's parent really moving into the child, the
+weights into a parent adding up to its moves); the solved values equal :func:`solvers.retrograde.retrograde` on every
+reachable position. The check refutes a plug-in with a dropped un-move, a wrong parent, a
+miscounted scan, a successor that skips an index or weights that ignore a parent's symmetry.
 """
 
 from __future__ import annotations
@@ -63,7 +63,7 @@ def test_values_equal_the_python_retrograde(name: str, params: dict[str, Any]) -
     assert stats["positions"] >= len(solution) // 8  # the whole space, by classes
 
 
-def test_the_check_refutes_a_dropped_unmove_a_wrong_parent_and_a_miscount() -> None:
+def test_the_check_refutes_a_dropped_unmove_a_wrong_parent_a_miscount_a_bad_step() -> None:
     rules = levels_rules(*LEVELS_CASES[0])
 
     def dropped(index, loses, tables, value, out, count, scratch):  # type: ignore[no-untyped-def]
@@ -80,10 +80,14 @@ def test_the_check_refutes_a_dropped_unmove_a_wrong_parent_and_a_miscount() -> N
         code = rules.scan(index, state, tables, moves)
         return code + 1 if code > 1 and index % 5 == 0 else code
 
+    def skips(state, tables):  # type: ignore[no-untyped-def]
+        return rules.successor(state, tables) and rules.successor(state, tables)
+
     for broken in (
         replace(rules, parents=dropped),
         replace(rules, parents=wrong_parent),
         replace(rules, scan=miscount),
+        replace(rules, successor=skips),
     ):
         assert unmove_disagreements(broken) != []
 
