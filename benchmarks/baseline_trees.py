@@ -19,6 +19,7 @@ import random
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -166,3 +167,36 @@ def provenance(command: str) -> dict[str, Any]:
         "commit": info["commit"],
         "machine": f"{info['cpu']}, {info['cores']} cores, Python {info['python']}",
     }
+
+
+def kernel_main(
+    script: Path,
+    measure: Callable[[], dict[str, Any]],
+    markdown: Callable[[dict[str, Any]], str],
+    pages: tuple[Path, Path],
+    baseline: tuple[str, str, str],
+    repeats: int = 1,
+) -> None:
+    """The command line of a kernel benchmark whose report is the comparison alone:
+    ``--measure TREE`` prints ``measure()`` of that tree, ``--markdown`` rewrites the page
+    from the JSON, else both trees are measured and ``pages`` (the JSON, the page) written.
+    ``baseline``: the default commit, what it is, what the current tree is."""
+    commit, baseline_what, current_what = baseline
+    doc = sys.modules["__main__"].__doc__ or ""
+    args = kernel_parser(doc, commit, repeats).parse_args()
+    json_path, markdown_path = pages
+    if args.measure:
+        sys.path.insert(0, args.measure)
+        print(json.dumps(measure()))
+        return
+    if args.markdown:
+        markdown_path.write_text(markdown(json.loads(json_path.read_text())))
+        return
+    command = command_line(script.name, args, {"baseline": commit, "repeats": repeats})
+    report = {"command": command, **compare(script, args.baseline, args.repeats)}
+    report["baseline"]["what"] = baseline_what if args.baseline == commit else "the baseline"
+    report["current"]["what"] = current_what
+    json_path.write_text(json.dumps(report, indent=1) + "\n")
+    text = markdown(report)
+    markdown_path.write_text(text)
+    print(text)

@@ -70,18 +70,25 @@ def _origin(function: Any, hook: str) -> tuple[str, str]:
     return module, name
 
 
-def import_block(hooks: dict[str, Any]) -> tuple[str, list[str]]:
+def import_block(
+    hooks: dict[str, Any],
+    required: tuple[str, ...] = REQUIRED_HOOKS,
+    optional: tuple[str, ...] = OPTIONAL_HOOKS,
+) -> tuple[str, list[str]]:
     """The template's plug-in block binding ``hooks`` (name -> compiled function; optional
     ones may be missing; ``nrt``: whether the plug-in needs numba's reference counting), and
-    the modules it imports from."""
+    the modules it imports from. ``required`` and ``optional`` name the hooks a template
+    binds (the searches': :data:`REQUIRED_HOOKS`, :data:`OPTIONAL_HOOKS` and ``child_key``);
+    a missing optional one is imported from :mod:`solvers.engine_defaults` by its name."""
+    searches = (required, optional) == (REQUIRED_HOOKS, OPTIONAL_HOOKS)
     lines = []
     modules = []
-    for hook in REQUIRED_HOOKS + OPTIONAL_HOOKS + (CHILD_KEY,):
+    for hook in required + optional + ((CHILD_KEY,) if searches else ()):
         function = hooks.get(hook)
         if function is None:
-            if hook in REQUIRED_HOOKS:
+            if hook in required:
                 raise ParameterError(f"the plug-in gives no {hook} function")
-            if hook in OPTIONAL_HOOKS:
+            if hook in optional:
                 lines.append(f"from solvers.engine_defaults import {hook}\n")
             continue
         module, name = _origin(function, hook)
@@ -92,7 +99,7 @@ def import_block(hooks: dict[str, Any]) -> tuple[str, list[str]]:
         else:
             lines.append(f"from {module} import {name} as {hook}\n")
     block = "".join(lines) + f"\nNRT = {bool(hooks.get('nrt', True))}\n"
-    if hooks.get(CHILD_KEY) is None:
+    if searches and hooks.get(CHILD_KEY) is None:
         block += _DEFAULT_CHILD_KEY
     return block, sorted(set(modules))
 
@@ -107,14 +114,17 @@ def _source_of(module_name: str) -> str:
 
 def specialise(template: str, hooks: dict[str, Any]) -> ModuleType:
     """The template module ``template`` (e.g. ``solvers.engine_search``) compiled for the
-    plug-in ``hooks``: its copy in :func:`cache_folder`, imported (once per process)."""
+    plug-in ``hooks``: its copy in :func:`cache_folder`, imported (once per process). A
+    template whose hooks are not the searches' names them in ``PLUG_IN_HOOKS`` (required,
+    optional)."""
     template_module = sys.modules.get(template) or importlib.import_module(template)
+    required, optional = getattr(template_module, "PLUG_IN_HOOKS", (REQUIRED_HOOKS, OPTIONAL_HOOKS))
     source = inspect.getsource(template_module)
     if source.count(_BEGIN) != 1 or source.count(_END) != 1:
         raise ValueError(f"{template} has no single plug-in block")
     head, rest = source.split(_BEGIN)
     _, tail = rest.split(_END)
-    block, modules = import_block(hooks)
+    block, modules = import_block(hooks, required, optional)
     text = head + _BEGIN + block + _END + tail
     digest = hashlib.sha256(
         "\0".join([text, *(_source_of(m) for m in modules)]).encode()

@@ -55,6 +55,13 @@ def order(
     return -1
 
 
+@njit(cache=True, inline="always")
+def successor(state: np.ndarray, tables: object) -> bool:
+    """The packed retrograde's step to the next index (:mod:`solvers.engine_levels`): none,
+    every index is ranked afresh."""
+    return False
+
+
 # ------------------------------------------------------------------ the template's stubs
 @njit(cache=True, inline="always")
 def unplugged_generate(state: np.ndarray, tables: object, out: np.ndarray) -> I64:

@@ -24,7 +24,7 @@ from cgt.errors import ParameterError, PositionError
 from cgt.games.entropy import PASS, Entropy, EntropyPosition
 from cgt.games.nim import Nim
 from cgt.protocol import Outcome
-from solvers.kernels import entropy as entropy_kernel
+from solvers import levels as levels_driver
 from solvers.kernels.entropy import (
     DUPLICATE,
     EntropySpace,
@@ -264,8 +264,8 @@ def test_one_thread_and_two_threads_and_tiny_rounds_give_the_same_values(
         serial = EntropySpace(game, symmetry=symmetry)
         serial.solve()
         numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
-        monkeypatch.setattr(entropy_kernel, "UPDATES_PER_SLICE", 1)  # rounds of ~4 children
-        monkeypatch.setattr(entropy_kernel, "MIN_SPLIT", 1)
+        monkeypatch.setattr(levels_driver, "UPDATES_PER_SLICE", 1)  # rounds of ~4 children
+        monkeypatch.setattr(levels_driver, "MIN_SPLIT", 1)
         parallel = EntropySpace(game, symmetry=symmetry)
         parallel.solve()
     finally:

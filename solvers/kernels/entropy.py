@@ -33,23 +33,17 @@ of the full one.
 
 Retrograde
 ----------
-``value`` (uint16) holds per index: 0 unresolved, :data:`DUPLICATE`, :data:`TERMINAL_DRAW`,
-or ``4 + 2 r`` (the player to move wins in ``r`` plies) / ``5 + 2 r`` (loses in ``r``).
-``counter`` (uint8, uint16 on big boards) holds the number of moves not yet known to be good
-for the opponent.
-
-1. *Initial scan*: terminal positions get their value at remoteness 0, the others the
-   number of their legal moves (a forced pass counts as one move).
-2. *Propagation by levels*: positions decided at remoteness ``r`` generate their
-   predecessors by un-moves (a piece of the player who just moved slides back along a queen
-   ray over empty cells; the parent is kept when that slide is legal there: the piece had a
-   friendly neighbour and every isolated piece of the mover is resolved by it) and by an
-   un-pass (same placement, the other side to move, kept when that side has no real move).
-   A parent is a WIN at ``r + 1`` from a losing child, a LOSS at ``r + 1`` when its last
-   counter reaches zero: the same levels as :mod:`solvers.retrograde`, so the remoteness is
-   exact (fastest win, slowest loss). Each level's newly decided indices form the next
-   level's frontier list (no sweep over the whole array per level).
-3. What is still unresolved is a draw (play can go round forever).
+The space is a plug-in of the engine's packed retrograde by levels
+(:mod:`solvers.engine_levels`, :mod:`solvers.levels`: scan, levels, frontier, parallel
+rounds, values), which asks this module only what is Entropy's: the ranking
+(:func:`levels_unrank`, with Gosper's next-combination step within a (side, O class) block,
+:func:`levels_successor`), the scan of one index (:func:`levels_scan`: a duplicate, the end
+of the game, or the number of moves, a forced pass counting as one) and the parents of a
+decided child (:func:`child_updates`): un-moves (a piece of the player who just moved slides
+back along a queen ray over empty cells; the parent is kept when that slide is legal there:
+the piece had a friendly neighbour and every isolated piece of the mover is resolved by it)
+and an un-pass (same placement, the other side to move, kept when that side has no real
+move).
 
 With symmetry, a decided child whose placement no symmetry fixes (nearly all of them)
 generates un-moves from itself only and maps each parent to its canonical index; one such
@@ -57,13 +51,6 @@ un-move stands for as many of the parent's moves as the parent's stabiliser has 
 so the counter drops by that weight (proof in :func:`child_updates`). A child that some
 symmetry fixes generates un-moves from every distinct image and keeps the parents that are
 canonical: then every (canonical parent, move) pair into its class is found exactly once.
-
-Parallelism (numba ``prange``, as many threads as numba has): the scan runs blocks in
-parallel (each writes only its own indices); each propagation round lets every thread turn
-a slice of the frontier into updates ``parent * UPDATE_SCALE + weight`` (reading ``value``
-only), then one thread applies them (decrements, decisions, the next frontier), so there
-is no race and the values do not depend on the number of threads. ``value`` and
-``counter`` sit in huge-page mappings (random look-ups over gigabytes).
 
 Every index of the space is solved, reachable from the start or not; positions with other
 piece counts are a different space.
@@ -73,50 +60,49 @@ from __future__ import annotations
 
 import sys
 import time
-from functools import cache
 from math import comb
 from typing import Any
 
-import numba
 import numpy as np
-from numba import njit, prange
+from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros  # LLVM cttz intrinsic
 
-import solvers.store as store
-from cgt.errors import CGTError, ParameterError, PositionError
+from cgt.errors import ParameterError, PositionError
 from cgt.progress import Progress
 from cgt.protocol import Game, Outcome
-from solvers.kernel_base import SearchBudgetExceeded
+from solvers.engine_levels import (  # the value codes, for this module's readers too
+    DUPLICATE as DUPLICATE,
+)
+from solvers.engine_levels import (
+    SCAN_DRAW,
+    SCAN_DUPLICATE,
+    SCAN_LOSS,
+    SCAN_WIN,
+    UNRESOLVED,
+    UPDATE_SCALE,
+)
+from solvers.engine_levels import TERMINAL_DRAW as TERMINAL_DRAW
+from solvers.engine_levels import WIN_BASE as WIN_BASE
 from solvers.kernel_table import I64, U64, popcount
 from solvers.kernels.packed import SpaceKeeper, packed_solve_result
 from solvers.kernels.plugin import KernelPlugin
-from solvers.memory import require_memory, zeroed_array
+from solvers.levels import LevelsRules, LevelsSpace, index_bytes
+from solvers.levels import RetrogradeBudgetExceeded as RetrogradeBudgetExceeded
+from solvers.memory import require_memory
 from solvers.playout import PlayoutRules, int_words, plug_in
 from solvers.ranking import cells_of, colex_rank
-from solvers.result import MoveValue, SolveResult
-from solvers.retrograde import follow_best_moves
+from solvers.result import SolveResult
 
-#: ``value`` codes below the decided ones.
-UNRESOLVED = 0
-DUPLICATE = 1
-TERMINAL_DRAW = 2
-#: First decided code: ``WIN_BASE + 2 r`` win in r plies, ``WIN_BASE + 2 r + 1`` loss in r.
-WIN_BASE = 4
-#: Largest remoteness a uint16 value can hold.
-MAX_REMOTENESS = (65535 - WIN_BASE - 1) // 2
 #: Kernel move code of the pass; a slide is ``64 * from + to``.
 KERNEL_PASS = -1
 #: Not a terminal position (terminal codes are the Outcome values -1, 0, 1).
 NOT_TERMINAL = 2
 #: Room for every move code list.
 MOVE_BUFFER = 64 * 64
-#: A propagation update is ``parent * UPDATE_SCALE + weight`` (weight 0: the parent wins).
-UPDATE_SCALE = 16
-#: Updates one slice of a propagation round may write before the serial phase applies them
-#: (8 bytes each: 1 MiB per slice, so the parents touched stay in the cache between phases).
-UPDATES_PER_SLICE = 1 << 17
-#: A frontier range is split for an idle thread only when both halves have this many.
-MIN_SPLIT = 256
+#: Working room of :func:`child_updates` (uint64): the images of a child's placement.
+SCRATCH_WORDS = 16
+#: Words of a scan state: O cells, S cells, side, compressed S set, free cells, class, S rank.
+SCAN_WORDS = 7
 
 # indices into the configuration array ``cfg`` (int64)
 C_CELLS = 0
@@ -130,20 +116,6 @@ CFG_LENGTH = 8
 
 _U0 = np.uint64(0)
 _U1 = np.uint64(1)
-
-
-class RetrogradeBudgetExceeded(SearchBudgetExceeded):
-    """The packed retrograde ran out of ``max_seconds`` (the kernels' budget error, counted
-    in positions scanned or decided rather than nodes searched)."""
-
-    def __init__(self, positions: int, seconds: float, phase: str = "decided") -> None:
-        CGTError.__init__(
-            self,
-            f"no result within the time budget: {positions:,} positions {phase} in {seconds:.1f} s",
-        )
-        self.nodes = positions
-        self.positions = positions
-        self.seconds = seconds
 
 
 # ------------------------------------------------------------------------- bit helpers
@@ -497,67 +469,75 @@ def position_of(
     return o_cells, s_cells, side
 
 
-# --------------------------------------------------------------------------- retrograde
-@njit(cache=True, parallel=True)
-def init_blocks(
-    first_block: I64,
-    last_block: I64,
-    full: U64,
-    cfg: np.ndarray,
-    king: np.ndarray,
-    rays: np.ndarray,
-    ray_len: np.ndarray,
-    perm: np.ndarray,
-    binom: np.ndarray,
-    rep_mask: np.ndarray,
-    stab: np.ndarray,
-    value: np.ndarray,
-    counter: np.ndarray,
-) -> None:
-    """Initial scan of blocks (side, O class) ``first_block..last_block-1``: terminal values
-    at remoteness 0, move counts elsewhere, :data:`DUPLICATE` for non-canonical indices. The
-    S sets of a block are visited in colex order (Gosper's next-combination step). Blocks
-    are independent (each writes only its own indices), so they run in parallel."""
-    classes = cfg[C_CLASSES]
+# ------------------------------------------------------------- the levels retrograde's hooks
+# The hooks of solvers.engine_levels (docs/engine.md, "A ranked space"); ``tables`` is
+# EntropySpace.tables().
+@njit(cache=True, inline="always")
+def levels_unrank(index: I64, tables: Any, state: np.ndarray) -> None:
+    """The scan state of ``index``: (O cells, S cells, side, compressed S set, free cells,
+    class, S rank)."""
+    full, cfg, _, _, _, _, binom, _, _, rep_mask, _ = tables
     s_ranks = cfg[C_S_RANKS]
-    k2 = cfg[C_K2]
-    needs_enemy = cfg[C_NEEDS_ENEMY]
-    for block in prange(first_block, last_block):
-        moves = np.empty(MOVE_BUFFER, dtype=np.int64)
-        side = block // classes
-        cls = block - side * classes
-        o_cells = rep_mask[cls]
-        free = full & ~o_cells
-        fixing = stab[cls]
-        compact = (_U1 << np.uint64(k2)) - _U1
-        base = block * s_ranks
-        for s_rank in range(s_ranks):
-            index = base + s_rank
-            s_cells = expand(compact, free)
-            canonical = True
-            if fixing != 0:
-                for h in range(1, cfg[C_SYMMETRIES]):
-                    if fixing >> h & 1:
-                        image = compress(transform_mask(s_cells, perm[h]), free)
-                        if rank_set(image, binom) < s_rank:
-                            canonical = False
-                            break
-            if not canonical:
-                value[index] = DUPLICATE
-            else:
-                code = terminal_code(o_cells, s_cells, side, king, rays, ray_len, needs_enemy)
-                if code == NOT_TERMINAL:
-                    mine = o_cells if side == 0 else s_cells
-                    count = generate_moves(mine, o_cells | s_cells, king, rays, ray_len, moves)
-                    counter[index] = count if count > 0 else 1
-                elif code == 0:
-                    value[index] = TERMINAL_DRAW
-                else:
-                    value[index] = WIN_BASE if code == 1 else WIN_BASE + 1
-            if s_rank + 1 < s_ranks:  # Gosper: the next k2-subset in colex order
-                lowest = compact & (~compact + _U1)
-                ripple = compact + lowest
-                compact = (((ripple ^ compact) >> np.uint64(2)) // lowest) | ripple
+    block = index // s_ranks
+    s_rank = index - block * s_ranks
+    side = block // cfg[C_CLASSES]
+    cls = block - side * cfg[C_CLASSES]
+    o_cells = rep_mask[cls]
+    free = full & ~o_cells
+    compact = unrank_set(s_rank, cfg[C_K2], cfg[C_CELLS] - cfg[C_K1], binom)
+    state[0] = o_cells
+    state[1] = expand(compact, free)
+    state[2] = side
+    state[3] = compact
+    state[4] = free
+    state[5] = cls
+    state[6] = s_rank
+
+
+@njit(cache=True, inline="always")
+def levels_successor(state: np.ndarray, tables: Any) -> bool:
+    """The next S set of the same (side, O class) block in colex order (Gosper's
+    next-combination step); False at the block's end."""
+    cfg = tables[1]
+    s_rank = np.int64(state[6])
+    if s_rank + 1 >= cfg[C_S_RANKS]:
+        return False
+    compact = state[3]
+    lowest = compact & (~compact + _U1)
+    ripple = compact + lowest
+    compact = (((ripple ^ compact) >> np.uint64(2)) // lowest) | ripple
+    state[1] = expand(compact, state[4])
+    state[3] = compact
+    state[6] = s_rank + 1
+    return True
+
+
+@njit(cache=True, inline="always")
+def levels_scan(index: I64, state: np.ndarray, tables: Any, moves: np.ndarray) -> I64:
+    """A non-canonical index is a duplicate (its S set is not the smallest among the images
+    under the O class representative's stabiliser); else the end of the game or the number
+    of moves (a forced pass counts as one)."""
+    _, cfg, king, rays, ray_len, perm, binom, _, _, _, stab = tables
+    o_cells = state[0]
+    s_cells = state[1]
+    side = np.int64(state[2])
+    fixing = stab[np.int64(state[5])]
+    if fixing != 0:
+        free = state[4]
+        s_rank = np.int64(state[6])
+        for h in range(1, cfg[C_SYMMETRIES]):
+            if fixing >> h & 1:
+                image = compress(transform_mask(s_cells, perm[h]), free)
+                if rank_set(image, binom) < s_rank:
+                    return SCAN_DUPLICATE
+    code = terminal_code(o_cells, s_cells, side, king, rays, ray_len, cfg[C_NEEDS_ENEMY])
+    if code == NOT_TERMINAL:
+        mine = o_cells if side == 0 else s_cells
+        count = generate_moves(mine, o_cells | s_cells, king, rays, ray_len, moves)
+        return count if count > 0 else 1
+    if code == 0:
+        return SCAN_DRAW
+    return SCAN_WIN if code == 1 else SCAN_LOSS
 
 
 @njit(cache=True, inline="always")
@@ -789,115 +769,26 @@ def child_updates(
     return count
 
 
-@njit(cache=True, parallel=True)
-def generate_updates(
-    frontier: np.ndarray,
-    starts: np.ndarray,
-    ends: np.ndarray,
-    level: I64,
-    full: U64,
-    cfg: np.ndarray,
-    king: np.ndarray,
-    rays: np.ndarray,
-    ray_len: np.ndarray,
-    perm: np.ndarray,
-    binom: np.ndarray,
-    class_of: np.ndarray,
-    sym_of: np.ndarray,
-    rep_mask: np.ndarray,
-    stab: np.ndarray,
+@njit(cache=True, inline="always")
+def levels_parents(
+    index: I64,
+    child_loses: bool,
+    tables: Any,
     value: np.ndarray,
     out: np.ndarray,
-    written: np.ndarray,
-    room: I64,
-) -> None:
-    """Phase one of a propagation round, in parallel: slice ``t`` runs through
-    ``frontier[starts[t]:ends[t]]`` (children decided at remoteness ``level``) and writes
-    their updates to its own part of ``out`` (``out.size // slices`` entries), stopping
-    while at least ``room`` entries (the most one child can produce) are free. Only reads
-    ``value``, so the slices cannot race; ``starts[t]`` and ``written[t]`` report how far
-    each got."""
-    slices = starts.size
-    part = out.size // slices
-    loss_code = WIN_BASE + 2 * level + 1
-    for t in prange(slices):
-        scratch = np.empty(16, dtype=np.uint64)  # symmetry images of one child
-        base = t * part
-        count = base
-        position = starts[t]
-        end = ends[t]
-        while position < end and count <= base + part - room:
-            index = np.int64(frontier[position])
-            position += 1
-            count = child_updates(
-                index, np.int64(value[index]) == loss_code, full, cfg, king, rays, ray_len,
-                perm, binom, class_of, sym_of, rep_mask, stab, value, out, count, scratch,
-            )  # fmt: skip
-        starts[t] = position
-        written[t] = count - base
-
-
-@njit(cache=True)
-def apply_updates(
-    out: np.ndarray,
-    written: np.ndarray,
-    level: I64,
-    value: np.ndarray,
-    counter: np.ndarray,
-    decided: np.ndarray,
+    count: I64,
+    scratch: np.ndarray,
 ) -> I64:
-    """Phase two, serial: apply the updates of every slice (a win decides the parent, a
-    weight counts that many of its moves; the last one decides a loss) and write the
-    parents decided now, at remoteness ``level + 1``, to ``decided``. Returns how many.
-    The order of updates cannot change a value: a parent whose moves are all counted has
-    no losing child, so within a level it is either won or lost, never both."""
-    part = out.size // written.size
-    win_code = WIN_BASE + 2 * (level + 1)
-    count = 0
-    for t in range(written.size):
-        for i in range(t * part, t * part + written[t]):
-            update = out[i]
-            parent = update // UPDATE_SCALE
-            weight = update - parent * UPDATE_SCALE
-            if value[parent] != UNRESOLVED:
-                continue
-            if weight == 0:
-                value[parent] = win_code
-            else:
-                left = np.int64(counter[parent]) - weight
-                counter[parent] = left
-                if left != 0:
-                    continue
-                value[parent] = win_code + 1
-            decided[count] = parent
-            count += 1
-    return count
+    """The un-moves of a decided child: :func:`child_updates`."""
+    full, cfg, king, rays, ray_len, perm, binom, class_of, sym_of, rep_mask, stab = tables
+    return child_updates(
+        index, child_loses, full, cfg, king, rays, ray_len, perm, binom, class_of, sym_of,
+        rep_mask, stab, value, out, count, scratch,
+    )  # fmt: skip
 
 
 # --------------------------------------------------------------------- Python side
-def _split_ranges(pending: list[tuple[int, int]], slices: int) -> list[tuple[int, int]]:
-    """Frontier ranges for one propagation round: the pending ones, the longest halved
-    until every thread has one (or none is worth splitting)."""
-    ranges = sorted(pending, key=lambda r: r[0] - r[1])  # longest first
-    while len(ranges) < slices and ranges[0][1] - ranges[0][0] >= 2 * MIN_SPLIT:
-        first, last = ranges.pop(0)
-        middle = (first + last) // 2
-        ranges += [(first, middle), (middle, last)]
-        ranges.sort(key=lambda r: r[0] - r[1])
-    return ranges
-
-
-@cache
-def _record_of_code() -> np.ndarray:
-    """The :mod:`solvers.store` record of every ``value`` code: unresolved and terminal
-    draws are draws, duplicates are not positions."""
-    table = store.win_loss_records(np.arange(1 << 16), WIN_BASE)
-    table[UNRESOLVED] = table[TERMINAL_DRAW] = store.DRAW << store.OUTCOME_SHIFT
-    table[DUPLICATE] = store.NOT_A_POSITION
-    return table
-
-
-class EntropySpace:
+class EntropySpace(LevelsSpace):
     """The ranked position space of one Entropy game (its board, piece counts and goal),
     its rule tables and, after :meth:`solve`, every position's value.
 
@@ -908,6 +799,7 @@ class EntropySpace:
     def __init__(self, game: Game[Any, Any], *, symmetry: bool = True) -> None:
         if game.name != "entropy":
             raise ParameterError(f"the compiled Entropy kernel cannot solve {game.name!r}")
+        super().__init__()
         board = game.board  # type: ignore[attr-defined]
         cells = board.size
         if cells > 64:
@@ -938,19 +830,11 @@ class EntropySpace:
         self.cfg[C_NEEDS_ENEMY] = 1 if game.goal == "standard" else 0  # type: ignore[attr-defined]
         self.cfg[C_S_RANKS] = self.s_ranks
         self.cfg[C_SYMMETRIES] = len(symmetry_ids)
-        max_moves = self.max_moves()
-        self.counter_dtype = np.uint8 if max_moves <= 255 else np.uint16
         self.classes = 0
-        self.value: np.ndarray | None = None
-        self.counter: np.ndarray | None = None
         self.class_of = np.zeros(0, dtype=np.int32)
         self.sym_of = np.zeros(0, dtype=np.int8)
         self.rep_mask = np.zeros(0, dtype=np.uint64)
         self.stab = np.zeros(0, dtype=np.int64)
-        self.seconds: dict[str, float] = {}
-        #: CPU seconds of this process per phase (the wall clock counts other processes too)
-        self.cpu_seconds: dict[str, float] = {}
-        self.stats: dict[str, Any] = {}
         self._moves = np.zeros(MOVE_BUFFER, dtype=np.int64)
 
     # ---------------------------------------------------------------- sizes
@@ -968,7 +852,7 @@ class EntropySpace:
         (int32 + int8 per O rank, uint64 + int64 per class)."""
         if classes is None:
             classes = self.o_ranks if not self.symmetry else self.estimated_classes()
-        per_index = 2 + np.dtype(self.counter_dtype).itemsize
+        per_index = index_bytes(self.max_moves())
         return 2 * classes * self.s_ranks * per_index + 5 * self.o_ranks + 16 * classes
 
     def check_memory(self) -> None:
@@ -1081,151 +965,35 @@ class EntropySpace:
         return int(o_cells), int(s_cells), int(side)
 
     # ---------------------------------------------------------------- solving
-    def solve(self, *, progress: Progress | None = None, max_seconds: float | None = None) -> None:
-        """Fill :attr:`value` for every index: initial scan, then propagation by levels."""
-        self.check_memory()
-        started = time.perf_counter()
+    def tables(self) -> tuple[Any, ...]:
+        """The levels hooks' ``tables`` (after :meth:`build_tables`)."""
+        return (
+            self.full, self.cfg, self.king, self.rays, self.ray_len, self.perm, self.binom,
+            self.class_of, self.sym_of, self.rep_mask, self.stab,
+        )  # fmt: skip
+
+    def levels_rules(self) -> LevelsRules:
+        """This space for the levels retrograde (:mod:`solvers.levels`)."""
         if not self.classes:
             self.build_tables()
-        require_memory(self.bytes_needed(self.classes), "packed Entropy retrograde arrays")
-        value = zeroed_array(self.size, np.uint16)
-        counter = zeroed_array(self.size, self.counter_dtype)
-        self.value, self.counter = value, counter
-        blocks = 2 * self.classes
-        step = max(1, (1 << 22) // max(self.s_ranks, 1))
-        phase = time.perf_counter()
-        cpu = time.process_time()
-        last_report = 0.0
-        for first in range(0, blocks, step):
-            last = min(blocks, first + step)
-            init_blocks(
-                first,
-                last,
-                self.full,
-                self.cfg,
-                self.king,
-                self.rays,
-                self.ray_len,
-                self.perm,
-                self.binom,
-                self.rep_mask,
-                self.stab,
-                value,
-                counter,
-            )
-            now = time.perf_counter()
-            self._check_budget(max_seconds, started, last * self.s_ranks, "scanned")
-            if progress is not None and now - last_report >= 0.5:
-                last_report = now
-                progress({"phase": "scan", "indices": last * self.s_ranks, "of": self.size})
-        self.seconds["scan"] = time.perf_counter() - phase
-        self.cpu_seconds["scan"] = time.process_time() - cpu
-        phase = time.perf_counter()
-        cpu = time.process_time()
-        chunk = 1 << 24
-        frontier_dtype = np.uint32 if self.size <= 1 << 32 else np.int64  # halves big levels
-        frontier = np.concatenate(  # level 0: the won and lost terminal positions
-            [
-                np.flatnonzero(value[first : first + chunk] >= WIN_BASE) + first
-                for first in range(0, self.size, chunk)
-            ]
-        ).astype(frontier_dtype)
-        slices = numba.get_num_threads()
-        room = 8 * (self.max_moves() + 1)  # updates one child can produce (images x moves)
-        part = max(UPDATES_PER_SLICE, 4 * room)
-        out = np.zeros(slices * part, dtype=np.int64)
-        written = np.zeros(slices, dtype=np.int64)
-        decided = np.zeros(slices * part, dtype=frontier_dtype)
-        last_report = 0.0  # each phase reports at least once
-        level = 0
-        levels: list[int] = []
-        decided_total = int(frontier.size)
-        generate_seconds = apply_seconds = 0.0  # the parallel and the serial phase
-        updates = 0
-        while frontier.size:
-            levels.append(int(frontier.size))
-            if level + 1 > MAX_REMOTENESS:
-                raise ParameterError(f"remoteness beyond {MAX_REMOTENESS}: uint16 values overflow")
-            next_parts: list[np.ndarray] = []
-            pending = [(0, int(frontier.size))]
-            while pending:
-                ranges = _split_ranges(pending, slices)
-                starts = np.array([r[0] for r in ranges], dtype=np.int64)
-                ends = np.array([r[1] for r in ranges], dtype=np.int64)
-                written[:] = 0
-                round_started = time.perf_counter()
-                generate_updates(
-                    frontier,
-                    starts,
-                    ends,
-                    level,
-                    self.full,
-                    self.cfg,
-                    self.king,
-                    self.rays,
-                    self.ray_len,
-                    self.perm,
-                    self.binom,
-                    self.class_of,
-                    self.sym_of,
-                    self.rep_mask,
-                    self.stab,
-                    value,
-                    out[: len(ranges) * part],
-                    written[: len(ranges)],
-                    room,
-                )
-                applying = time.perf_counter()
-                count = apply_updates(
-                    out[: len(ranges) * part], written[: len(ranges)], level, value, counter,
-                    decided,
-                )  # fmt: skip
-                generate_seconds += applying - round_started
-                apply_seconds += time.perf_counter() - applying
-                updates += int(written.sum())
-                next_parts.append(decided[:count].copy())
-                decided_total += int(count)
-                pending = [(int(s), int(e)) for s, e in zip(starts, ends, strict=True) if s < e]
-                now = time.perf_counter()
-                self._check_budget(max_seconds, started, decided_total, "decided")
-                if progress is not None and now - last_report >= 0.5:
-                    last_report = now
-                    progress({"phase": "propagate", "level": level, "decided": decided_total})
-            frontier = (
-                np.concatenate(next_parts) if next_parts else np.zeros(0, dtype=frontier_dtype)
-            )
-            level += 1
-        self.seconds["propagate"] = time.perf_counter() - phase
-        self.cpu_seconds["propagate"] = time.process_time() - cpu
-        self.counter = None  # only the propagation needs it
-        del counter
-        duplicates = int(np.count_nonzero(value == DUPLICATE))
-        decided_codes = value[value >= WIN_BASE]
-        wins = int(np.count_nonzero(decided_codes & 1 == 0))
-        self.stats = {
-            "indices": self.size,
-            "positions": self.size - duplicates,
-            "duplicates": duplicates,
-            "wins": wins,
-            "losses": int(decided_codes.size) - wins,
-            "draws": self.size - duplicates - int(decided_codes.size),
-            "terminal_draws": int(np.count_nonzero(value == TERMINAL_DRAW)),
-            "max_remoteness": len(levels) - 1,
-            "decided_per_level": levels,
-            "propagation_updates": updates,
-            "propagation_seconds_generate_apply": [
-                round(generate_seconds, 3),
-                round(apply_seconds, 3),
-            ],
-        }
-
-    def _check_budget(
-        self, max_seconds: float | None, started: float, done: int, phase: str
-    ) -> None:
-        elapsed = time.perf_counter() - started
-        if max_seconds is not None and elapsed > max_seconds:
-            self.value = self.counter = None
-            raise RetrogradeBudgetExceeded(done, elapsed, phase)
+        max_moves = self.max_moves()
+        return LevelsRules(
+            game=self.game,
+            what="Entropy",
+            index=self.index,
+            position=self.position,
+            size=self.size,
+            tables=self.tables(),
+            state_words=SCAN_WORDS,
+            max_moves=max_moves,
+            # a child with a symmetric placement un-moves from each of its (at most 8) images
+            max_updates=8 * (max_moves + 1),
+            unrank=levels_unrank,
+            successor=levels_successor,
+            scan=levels_scan,
+            parents=levels_parents,
+            scratch_words=SCRATCH_WORDS,
+        )
 
     # ---------------------------------------------------------------- storing
     def ranking_meta(self) -> dict[str, Any]:
@@ -1244,49 +1012,6 @@ class EntropySpace:
             "symmetries": self.perm.tolist(),
             "class_representatives": representatives,
         }
-
-    def records(self, start: int, stop: int) -> np.ndarray:
-        """Indices ``start..stop-1`` in the record encoding of :mod:`solvers.store` (a new
-        array; the solve's own array is left as it is)."""
-        if self.value is None:
-            raise ValueError("solve() first")
-        if self.stats.get("max_remoteness", 0) > store.MAX_REMOTENESS:
-            raise ParameterError(f"remoteness beyond {store.MAX_REMOTENESS}: records overflow")
-        return np.take(_record_of_code(), self.value[start:stop])
-
-    def value_of(self, position: Any) -> tuple[Outcome, int | None]:
-        """Outcome for the player to move and remoteness (``None`` for draws)."""
-        if self.value is None:
-            raise ValueError("solve() first")
-        code = int(self.value[self.index(position)])
-        if code < WIN_BASE:
-            return Outcome.DRAW, None
-        return (Outcome.LOSS if code & 1 else Outcome.WIN), (code - WIN_BASE) >> 1
-
-    def move_values(self, position: Any) -> list[MoveValue]:
-        """Every legal move of a non-terminal position with its value for the mover."""
-        if self.result_code(position) is not None:
-            return []
-        values = []
-        for move in self.moves(position):
-            child = self.game.play(position, move)
-            outcome, remoteness = self.value_of(child)
-            values.append(
-                MoveValue(
-                    move=move,
-                    name=self.game.move_name(position, move),
-                    outcome=-outcome,
-                    remoteness=None if remoteness is None else remoteness + 1,
-                )
-            )
-        return values
-
-    def principal_variation(self, position: Any, max_length: int = 200) -> list[str]:
-        """One perfect line: the first best move each time, until the game ends, a position
-        repeats (a draw) or ``max_length`` plies."""
-        return follow_best_moves(
-            self.game, position, self.index, self.value_of, self.move_values, max_length
-        )
 
 
 _COMPILE_SECONDS: float | None = None
@@ -1450,4 +1175,11 @@ def playout_rules(game: Game[Any, Any]) -> PlayoutRules:
     )
 
 
-PLUGIN = KernelPlugin("entropy", solve_entropy, packed=True, playout=playout_rules)
+def levels_rules(game: Game[Any, Any]) -> LevelsRules:
+    """Entropy's ranked space (with symmetry classes) for the levels retrograde."""
+    return EntropySpace(game).levels_rules()
+
+
+PLUGIN = KernelPlugin(
+    "entropy", solve_entropy, packed=True, playout=playout_rules, levels=levels_rules
+)

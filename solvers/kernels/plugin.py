@@ -15,6 +15,7 @@ from typing import Any
 
 from cgt.protocol import Game
 from solvers.kernel_base import CompiledKernel, KernelSolver
+from solvers.levels import LevelsRules
 from solvers.playout import PlayoutRules
 
 
@@ -43,3 +44,6 @@ class KernelPlugin:
     #: its plug-in of the engine's exact search for a game instance, when it is not the
     #: playout one (a state with more words kept for the search: counts, symmetric images)
     engine: Callable[[Game[Any, Any]], PlayoutRules] | None = None
+    #: its ranked space for the engine's packed retrograde by levels, for a game instance
+    #: (:class:`solvers.levels.LevelsRules`; tests/test_levels.py checks every one)
+    levels: Callable[[Game[Any, Any]], LevelsRules] | None = None
