@@ -25,7 +25,6 @@ from typing import Any
 import numpy as np
 
 from cgt.errors import ParameterError
-from cgt.progress import Progress
 from cgt.protocol import Game, Outcome
 from solvers.engine_build import specialise
 from solvers.engine_dfpn import (
@@ -61,7 +60,7 @@ from solvers.engine_search import (
     S_SETTLED,
     control_length,
 )
-from solvers.kernel_base import CompiledKernel, run_solve
+from solvers.kernel_base import CompiledKernel, search_solve
 from solvers.kernel_table import MAX_MOVE, NO_NODE_LIMIT, S_ABORTED, S_NODE_LIMIT, new_table
 from solvers.playout import PlayoutRules
 from solvers.proof_numbers import PN_INFINITY
@@ -318,36 +317,26 @@ def solve_with_engine(
     rules: PlayoutRules,
     position: Any = None,
     *,
-    remoteness: bool = False,
     tt_entries: int = DEFAULT_TT_ENTRIES,
-    symmetry: bool = True,
-    principal_variation: bool = True,
-    max_seconds: float | None = None,
-    progress: Progress | None = None,
-    move_values: bool = True,
     max_ply: int = DEFAULT_MAX_PLY,
-    **engine_options: Any,
+    **options: Any,
 ) -> SolveResult:
     """Solve ``position`` (default: the start) of ``rules.game`` with the engine, with the
     options of every kernel's entry point (:mod:`solvers.kernels`) and the engine's own
     (:class:`EngineKernel`). ``symmetry`` is recorded: the plug-in's key decides it."""
-    started = time.perf_counter()
-    kernel = EngineKernel(
-        rules, remoteness=remoteness, tt_entries=tt_entries, max_ply=max_ply, **engine_options
+    method = options.get("method", "alphabeta")
+
+    def warm_up() -> float:  # the engine's copy for this plug-in, imported or compiled
+        started = time.perf_counter()
+        EngineKernel(rules, tt_entries=64, max_ply=max_ply, method=method)
+        return time.perf_counter() - started
+
+    def make_kernel(game: Any, *, symmetry: bool, **engine_options: Any) -> EngineKernel:
+        return EngineKernel(rules, max_ply=max_ply, **engine_options)
+
+    return search_solve(
+        make_kernel, warm_up, rules.game, position, tt_entries=tt_entries, **options
     )
-    result = run_solve(
-        kernel,
-        rules.game,
-        position,
-        compile_seconds=time.perf_counter() - started,
-        principal_variation=principal_variation,
-        max_seconds=max_seconds,
-        progress=progress,
-        symmetry=symmetry,
-        move_values=move_values,
-    )
-    result.extra["method"] = kernel.method
-    return result
 
 
 def engine_solver(playout: Any) -> Any:

@@ -18,6 +18,7 @@ next slice resumes from everything the table kept. Between slices the progress c
 
 from __future__ import annotations
 
+import inspect
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable
@@ -70,12 +71,19 @@ class CompiledKernel(ABC):
     ctl: np.ndarray
     tt: np.ndarray
     capacity: int
+    #: the search that runs (``dfpn``: proof-number search)
+    method: str = "alphabeta"
 
     # budget of the current solve (see the module docstring); None: unbounded, silent
     _deadline: float | None = None
     _progress: Progress | None = None
     _started: float = 0.0
     _slice_nodes: int = FIRST_SLICE_NODES
+
+    def solve_extra(self) -> dict[str, Any]:
+        """What a solve by this kernel records in ``SolveResult.extra`` besides the common
+        options (a kernel's own statistics)."""
+        return {}
 
     @abstractmethod
     def check_position(self, position: Any) -> Any:
@@ -344,7 +352,8 @@ def run_solve(
     move_values: bool = True,
 ) -> SolveResult:
     """The tail every ``solve_<game>`` entry point shares: default position, input checks,
-    the solve, and the options recorded in ``extra``."""
+    the solve, and the options recorded in ``extra`` (with the search that ran and the
+    kernel's own :meth:`~CompiledKernel.solve_extra`)."""
     check_max_seconds(max_seconds)
     if position is None:
         position = game.initial_position()
@@ -357,7 +366,98 @@ def run_solve(
         move_values=move_values,
     )
     result.extra["symmetry"] = symmetry
+    result.extra["method"] = kernel.method
+    result.extra.update(kernel.solve_extra())
     return result
+
+
+def search_solve(
+    make_kernel: Callable[..., CompiledKernel],
+    warm_up: Callable[[], float],
+    game: Game[Any, Any],
+    position: Any = None,
+    *,
+    remoteness: bool = False,
+    tt_entries: int = 1 << 22,
+    symmetry: bool = True,
+    principal_variation: bool = True,
+    move_values: bool = True,
+    max_seconds: float | None = None,
+    progress: Progress | None = None,
+    **options: Any,
+) -> SolveResult:
+    """The body of a search kernel's ``solve_<game>`` (the uniform signature of
+    :mod:`solvers.kernels`): compile or load first (``warm_up``, reported as
+    ``extra["compile_seconds"]``), then ``make_kernel(game, remoteness=, tt_entries=,
+    symmetry=, **options)`` solves ``position`` (default: the start)."""
+    compile_seconds = warm_up()
+    kernel = make_kernel(
+        game, remoteness=remoteness, tt_entries=tt_entries, symmetry=symmetry, **options
+    )
+    return run_solve(
+        kernel,
+        game,
+        position,
+        compile_seconds=compile_seconds,
+        principal_variation=principal_variation,
+        max_seconds=max_seconds,
+        progress=progress,
+        symmetry=symmetry,
+        move_values=move_values,
+    )
+
+
+def search_solver(
+    name: str,
+    make_kernel: Callable[..., CompiledKernel],
+    warm_up: Callable[[], float],
+    doc: str,
+    *,
+    tt_entries: int = 1 << 22,
+    **options: Any,
+) -> KernelSolver:
+    """A search kernel's entry point ``name``: :func:`search_solve` with ``make_kernel`` and
+    ``warm_up`` bound, the uniform signature of :mod:`solvers.kernels` (its table size by
+    default ``tt_entries``) and the kernel's own ``options`` with their defaults, as
+    :func:`inspect.signature` shows them."""
+    defaults = {"tt_entries": tt_entries, **options}
+
+    def solve(game: Game[Any, Any], position: Any = None, **given: Any) -> SolveResult:
+        unknown = sorted(set(given) - set(uniform.parameters))
+        if unknown:
+            raise TypeError(f"{name}() got an unexpected keyword argument {unknown[0]!r}")
+        return search_solve(make_kernel, warm_up, game, position, **{**defaults, **given})
+
+    common = list(inspect.signature(search_solve).parameters.values())[2:-1]
+    own = [
+        inspect.Parameter(option, inspect.Parameter.KEYWORD_ONLY, default=default)
+        for option, default in options.items()
+    ]
+    uniform = inspect.Signature(
+        [p.replace(default=tt_entries) if p.name == "tt_entries" else p for p in common] + own,
+        return_annotation=SolveResult,
+    )
+    solve.__signature__ = uniform  # type: ignore[attr-defined]
+    solve.__name__ = solve.__qualname__ = name
+    solve.__doc__ = doc
+    return solve
+
+
+def compile_once(build: Callable[[], object]) -> Callable[[], float]:
+    """A kernel module's ``warm_up``: ``build`` compiles (or loads from the disk cache)
+    every compiled function the kernel uses, once per process; each call returns the
+    seconds the first one took, so a solve reports its compile time apart."""
+    seconds: list[float] = []
+
+    def warm_up() -> float:
+        if not seconds:
+            started = time.perf_counter()
+            build()
+            seconds.append(time.perf_counter() - started)
+        return seconds[0]
+
+    warm_up.__doc__ = build.__doc__
+    return warm_up
 
 
 #: The uniform entry point of every kernel (see :data:`solvers.kernels.KERNELS`).

@@ -65,7 +65,6 @@ against alpha-beta on the same positions: ``benchmarks/DFPN.md``.
 from __future__ import annotations
 
 import sys
-import time
 from typing import Any
 
 import numpy as np
@@ -74,10 +73,9 @@ from numba.cpython.unsafe.numbers import trailing_zeros  # LLVM cttz intrinsic
 
 from cgt.boards.hexhex import HexBoard
 from cgt.errors import ParameterError, PositionError
-from cgt.progress import Progress
 from cgt.protocol import Game
 from solvers.engine import METHODS, EngineKernel
-from solvers.kernel_base import run_solve
+from solvers.kernel_base import compile_once, search_solver
 from solvers.kernel_table import (
     _U0,
     _U1,
@@ -88,7 +86,6 @@ from solvers.kernel_table import (
 )
 from solvers.kernels.plugin import KernelPlugin
 from solvers.playout import DEFAULT_MAX_PLIES, PlayoutRules, mask_words, plug_in, words_mask
-from solvers.result import SolveResult
 
 #: Kernel move code of a removal of the piece on padded cell ``p``: ``KERNEL_REMOVAL + p``.
 KERNEL_REMOVAL = 64
@@ -753,77 +750,44 @@ class ControlKernel(EngineKernel):
         return self.padded[move]
 
 
-_COMPILE_SECONDS: float | None = None
+@compile_once
+def warm_up() -> None:
+    """Compile (or load from numba's disk cache) every kernel once per process."""
+    from cgt.games.control import Control
+
+    for rule in ("adjacent", "sight"):
+        kernel = ControlKernel(Control(size=2, control=rule), remoteness=True, tt_entries=64)
+        kernel.moves((0, 0, 0))
+        kernel.score((0, 0, 0))
+    ControlKernel(Control(size=2), tt_entries=64, method="dfpn").score((0, 0, 0))
 
 
-def warm_up() -> float:
-    """Compile (or load from numba's disk cache) every kernel once per process and return
-    the seconds it took; later calls return the first measurement."""
-    global _COMPILE_SECONDS
-    if _COMPILE_SECONDS is None:
-        from cgt.games.control import Control
-
-        started = time.perf_counter()
-        for rule in ("adjacent", "sight"):
-            kernel = ControlKernel(Control(size=2, control=rule), remoteness=True, tt_entries=64)
-            kernel.moves((0, 0, 0))
-            kernel.score((0, 0, 0))
-        ControlKernel(Control(size=2), tt_entries=64, method="dfpn").score((0, 0, 0))
-        _COMPILE_SECONDS = time.perf_counter() - started
-    return _COMPILE_SECONDS
+def _kernel(
+    game: Game[Any, Any], *, symmetry: bool, symmetry_pieces: int | None = None, **options: Any
+) -> ControlKernel:
+    if symmetry_pieces is not None and (
+        not isinstance(symmetry_pieces, int) or symmetry_pieces < 0
+    ):
+        raise ParameterError(f"symmetry_pieces must be an integer >= 0, got {symmetry_pieces!r}")
+    return ControlKernel(game, symmetry_pieces=symmetry_pieces if symmetry else -1, **options)
 
 
-def solve_control(
-    game: Game[Any, Any],
-    position: Any = None,
-    *,
-    remoteness: bool = False,
-    tt_entries: int = 1 << 22,
-    symmetry: bool = True,
-    principal_variation: bool = True,
-    move_values: bool = True,
-    max_seconds: float | None = None,
-    progress: Progress | None = None,
-    symmetry_pieces: int | None = None,
-    method: str = "alphabeta",
-    mobility_ordering: bool = True,
-) -> SolveResult:
+solve_control = search_solver(
+    "solve_control",
+    _kernel,
+    warm_up,
     """Solve a Control position exactly with the compiled kernel: the root value and the
     value of every root move (each solved as its own root with a full window).
 
     ``remoteness=False`` gives -1/0/1 values and prunes far more; ``True`` gives exact
     remoteness. ``symmetry`` keys positions with at most ``symmetry_pieces`` pieces by their
-    canonical image (default: :func:`default_symmetry_pieces`). ``method="dfpn"`` (proof-number search, win/loss only, adjacent rule)
-    explores far fewer positions on big boards. ``max_seconds`` bounds the search
-    (:class:`~solvers.kernel_base.SearchBudgetExceeded`), ``progress`` hears about it every
-    half second. ``seconds`` excludes compilation, reported as ``extra["compile_seconds"]``.
-    """
-    compile_seconds = warm_up()
-    if symmetry_pieces is not None and (
-        not isinstance(symmetry_pieces, int) or symmetry_pieces < 0
-    ):
-        raise ParameterError(f"symmetry_pieces must be an integer >= 0, got {symmetry_pieces!r}")
-    kernel = ControlKernel(
-        game,
-        remoteness=remoteness,
-        tt_entries=tt_entries,
-        symmetry_pieces=symmetry_pieces if symmetry else -1,
-        mobility_ordering=mobility_ordering,
-        method=method,
-    )
-    result = run_solve(
-        kernel,
-        game,
-        position,
-        compile_seconds=compile_seconds,
-        principal_variation=principal_variation,
-        move_values=move_values,
-        max_seconds=max_seconds,
-        progress=progress,
-        symmetry=symmetry,
-    )
-    result.extra["method"] = method
-    return result
+    canonical image (default: :func:`default_symmetry_pieces`). ``method="dfpn"``
+    (proof-number search, win/loss only, adjacent rule) explores far fewer positions on big
+    boards; ``mobility_ordering`` orders moves by the replies they leave.""",
+    symmetry_pieces=None,
+    method="alphabeta",
+    mobility_ordering=True,
+)
 
 
 def engine_rules(game: Game[Any, Any]) -> PlayoutRules:

@@ -83,6 +83,7 @@ from solvers.engine_levels import (
 )
 from solvers.engine_levels import TERMINAL_DRAW as TERMINAL_DRAW
 from solvers.engine_levels import WIN_BASE as WIN_BASE
+from solvers.kernel_base import compile_once
 from solvers.kernel_table import I64, U64, popcount
 from solvers.kernels.packed import SpaceKeeper, packed_solve_result
 from solvers.kernels.plugin import KernelPlugin
@@ -1014,26 +1015,18 @@ class EntropySpace(LevelsSpace):
         }
 
 
-_COMPILE_SECONDS: float | None = None
+@compile_once
+def warm_up() -> None:
+    """Compile (or load from numba's disk cache) every kernel once per process."""
+    from cgt.games.entropy import Entropy
 
-
-def warm_up() -> float:
-    """Compile (or load from numba's disk cache) every kernel once per process and return
-    the seconds it took; later calls return the first measurement."""
-    global _COMPILE_SECONDS
-    if _COMPILE_SECONDS is None:
-        from cgt.games.entropy import Entropy
-
-        started = time.perf_counter()
-        for symmetry in (False, True):
-            space = EntropySpace(Entropy(width=2, height=2, setup="S./.O O"), symmetry=symmetry)
-            space.solve()
-            root = space.game.initial_position()
-            space.moves(root)
-            space.result_code(root)
-            space.position(space.index(root))
-        _COMPILE_SECONDS = time.perf_counter() - started
-    return _COMPILE_SECONDS
+    for symmetry in (False, True):
+        space = EntropySpace(Entropy(width=2, height=2, setup="S./.O O"), symmetry=symmetry)
+        space.solve()
+        root = space.game.initial_position()
+        space.moves(root)
+        space.result_code(root)
+        space.position(space.index(root))
 
 
 def solve_entropy(

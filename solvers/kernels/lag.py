@@ -70,7 +70,6 @@ Kernel move codes are ``from * 64 + to``; the Python API converts them to the ga
 from __future__ import annotations
 
 import sys
-import time
 from typing import Any, Literal
 
 import numpy as np
@@ -79,10 +78,9 @@ from numba.cpython.unsafe.numbers import trailing_zeros  # LLVM cttz intrinsic
 
 from cgt.boards.hexhex import MIRROR_LEFT_RIGHT
 from cgt.errors import ParameterError, PositionError
-from cgt.progress import Progress
 from cgt.protocol import Game, Outcome
 from solvers.engine import EngineKernel
-from solvers.kernel_base import SearchBudgetExceeded, run_solve
+from solvers.kernel_base import SearchBudgetExceeded, compile_once, search_solver
 from solvers.kernel_table import (
     _U0,
     _U1,
@@ -95,7 +93,6 @@ from solvers.kernel_table import (
 from solvers.kernels.plugin import KernelPlugin
 from solvers.kernels.tier_index import binomial_table, locate
 from solvers.playout import PlayoutRules, int_words, plug_in
-from solvers.result import SolveResult
 
 GOAL_CODES = {"standard": 0, "strict": 1, "far-row-one-object": 2, "far-row": 3}
 G_STANDARD, G_STRICT, G_FAR_ROW_ONE_OBJECT, G_FAR_ROW = 0, 1, 2, 3
@@ -840,6 +837,9 @@ class LagKernel(EngineKernel):
         """Positions answered by the tier tables so far."""
         return int(self.lag.cfg[CFG_TIER_HITS])
 
+    def solve_extra(self) -> dict[str, Any]:
+        return {"tier_hits": self.tier_hits}
+
     # ---------------------------------------------------------------- the compiled rules
     def check_position(self, position: Any) -> tuple[np.uint64, np.uint64, int]:
         """The position as the compiled functions' arguments; :class:`PositionError` if it
@@ -917,80 +917,36 @@ class LagKernel(EngineKernel):
         return super()._search(position, alpha, beta)
 
 
-_COMPILE_SECONDS: float | None = None
-
-
-def warm_up() -> float:
+@compile_once
+def warm_up() -> None:
     """Compile (or load from numba's disk cache) every kernel function and the engine's
-    search for LAG once per process and return the seconds it took; later calls return the
-    first measurement."""
-    global _COMPILE_SECONDS
-    if _COMPILE_SECONDS is None:
-        from cgt.games.lag import Lag
+    search for LAG once per process."""
+    from cgt.games.lag import Lag
 
-        started = time.perf_counter()
-        game = Lag(size=2, setup="BB/.../WW W")
-        for remoteness in (False, True):
-            kernel = LagKernel(game, remoteness=remoteness, tt_entries=64)
-            position = game.initial_position()
-            kernel.moves(position)
-            kernel.result(position)
-            kernel.score(position)
-            kernel.perft(position, 2)
-        LagKernel(game, tt_entries=64, method="dfpn").score(game.initial_position())
-        objects_after(np.uint64(3), 0, 2, kernel.lag.dest, kernel.lag.nbr)
-        _COMPILE_SECONDS = time.perf_counter() - started
-    return _COMPILE_SECONDS
+    game = Lag(size=2, setup="BB/.../WW W")
+    for remoteness in (False, True):
+        kernel = LagKernel(game, remoteness=remoteness, tt_entries=64)
+        position = game.initial_position()
+        kernel.moves(position)
+        kernel.result(position)
+        kernel.score(position)
+        kernel.perft(position, 2)
+    LagKernel(game, tt_entries=64, method="dfpn").score(game.initial_position())
+    objects_after(np.uint64(3), 0, 2, kernel.lag.dest, kernel.lag.nbr)
 
 
-def solve_lag(
-    game: Game[Any, Any],
-    position: Any = None,
-    *,
-    remoteness: bool = False,
-    tt_entries: int = 1 << 22,
-    symmetry: bool = True,
-    principal_variation: bool = True,
-    move_values: bool = True,
-    max_seconds: float | None = None,
-    progress: Progress | None = None,
-    method: str = "alphabeta",
-    tiers: Any = None,
-) -> SolveResult:
+solve_lag = search_solver(
+    "solve_lag",
+    LagKernel,
+    warm_up,
     """Solve a LAG position exactly with the compiled kernel: the root value and the value
-    of every root move (each child solved as its own root with a full window).
-    ``tiers``: solved tier tables (:class:`~solvers.kernels.lag_tiers.LagTiers`) to probe.
-
-    ``remoteness=False`` gives win/loss only and prunes far more; ``True`` gives exact
-    remoteness. ``symmetry`` keys positions by the smaller of them and their mirror image.
-    ``seconds`` excludes compilation, reported as ``extra["compile_seconds"]``.
-    ``max_seconds`` bounds the search (:class:`SearchBudgetExceeded` when it runs out),
-    ``progress`` hears about it every half second. ``method="dfpn"``: proof-number search
-    (win/loss only) instead of alpha-beta.
-    """
-    compile_seconds = warm_up()
-    kernel = LagKernel(
-        game,
-        remoteness=remoteness,
-        tt_entries=tt_entries,
-        symmetry=symmetry,
-        method=method,
-        tiers=tiers,
-    )
-    result = run_solve(
-        kernel,
-        game,
-        position,
-        compile_seconds=compile_seconds,
-        principal_variation=principal_variation,
-        move_values=move_values,
-        max_seconds=max_seconds,
-        progress=progress,
-        symmetry=symmetry,
-    )
-    result.extra["method"] = kernel.method  # the search that ran, not the one asked for
-    result.extra["tier_hits"] = kernel.tier_hits
-    return result
+    of every root move (each child solved as its own root with a full window). ``tiers``:
+    solved tier tables (:class:`~solvers.kernels.lag_tiers.LagTiers`) to probe;
+    ``method="dfpn"``: proof-number search (win/loss only); ``symmetry`` keys positions by
+    the smaller of them and their mirror image; ``extra["method"]`` is the search that ran.""",
+    method="alphabeta",
+    tiers=None,
+)
 
 
 def playout_rules(game: Game[Any, Any]) -> PlayoutRules:

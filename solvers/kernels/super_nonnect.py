@@ -50,7 +50,6 @@ from __future__ import annotations
 
 import functools
 import sys
-import time
 from typing import Any
 
 import numpy as np
@@ -59,10 +58,9 @@ from numba.cpython.unsafe.numbers import trailing_zeros  # LLVM cttz intrinsic
 
 from cgt.errors import ParameterError, PositionError
 from cgt.games.super_nonnect import SuperNonnectPosition, bits_of
-from cgt.progress import Progress
 from cgt.protocol import Game
 from solvers.engine import EngineKernel
-from solvers.kernel_base import CompiledKernel, run_solve
+from solvers.kernel_base import CompiledKernel, compile_once, search_solver
 from solvers.kernel_table import (
     _U0,
     _U1,
@@ -74,7 +72,6 @@ from solvers.kernel_table import (
 )
 from solvers.kernels.plugin import KernelPlugin
 from solvers.playout import PlayoutRules, plug_in
-from solvers.result import SolveResult
 
 #: Most cells a board may have (two 64-bit words).
 MAX_CELLS = 128
@@ -604,69 +601,34 @@ class SuperNonnectKernel(CompiledKernel):
         return self.engine._search(position, alpha, beta)
 
 
-_COMPILE_SECONDS: float | None = None
-
-
-def warm_up() -> float:
+@compile_once
+def warm_up() -> None:
     """Compile (or load from numba's disk cache) the engine on this plug-in and the df-pn
-    once per process; seconds taken."""
-    global _COMPILE_SECONDS
-    if _COMPILE_SECONDS is None:
-        from cgt.games.super_nonnect import SuperNonnect
+    once per process."""
+    from cgt.games.super_nonnect import SuperNonnect
 
-        started = time.perf_counter()
-        kernel = SuperNonnectKernel(SuperNonnect(a=1, b=2), remoteness=True, tt_entries=64)
-        position = kernel.game.initial_position()
-        kernel.moves(position)
-        kernel.score(position)
-        proof = SuperNonnectKernel(kernel.game, tt_entries=64, method="dfpn")
-        proof.score(position)
-        _COMPILE_SECONDS = time.perf_counter() - started
-    return _COMPILE_SECONDS
+    kernel = SuperNonnectKernel(SuperNonnect(a=1, b=2), remoteness=True, tt_entries=64)
+    position = kernel.game.initial_position()
+    kernel.moves(position)
+    kernel.score(position)
+    SuperNonnectKernel(kernel.game, tt_entries=64, method="dfpn").score(position)
 
 
-def solve_super_nonnect(
-    game: Game[Any, Any],
-    position: Any = None,
-    *,
-    remoteness: bool = False,
-    tt_entries: int = DEFAULT_TT_ENTRIES,
-    symmetry: bool = True,
-    principal_variation: bool = True,
-    move_values: bool = True,
-    max_seconds: float | None = None,
-    progress: Progress | None = None,
-    mobility_ordering: bool = True,
-    method: str = "alphabeta",
-) -> SolveResult:
+def _kernel(game: Game[Any, Any], *, symmetry: bool, **options: Any) -> SuperNonnectKernel:
+    return SuperNonnectKernel(game, symmetry_cuts=None if symmetry else -1, **options)
+
+
+solve_super_nonnect = search_solver(
+    "solve_super_nonnect",
+    _kernel,
+    warm_up,
     """Solve a Super Nonnect position exactly with the compiled kernel: the root value and
-    every root move's value. ``seconds`` excludes compilation (``extra["compile_seconds"]``);
-    ``max_seconds`` bounds the search
-    (:class:`~solvers.kernel_base.SearchBudgetExceeded`), ``progress`` hears about it.
-    ``method="dfpn"``: proof-number search (win/loss only) instead of alpha-beta.
-    """
-    compile_seconds = warm_up()
-    kernel = SuperNonnectKernel(
-        game,
-        remoteness=remoteness,
-        tt_entries=tt_entries,
-        symmetry_cuts=None if symmetry else -1,
-        mobility_ordering=mobility_ordering,
-        method=method,
-    )
-    result = run_solve(
-        kernel,
-        game,
-        position,
-        compile_seconds=compile_seconds,
-        principal_variation=principal_variation,
-        move_values=move_values,
-        max_seconds=max_seconds,
-        progress=progress,
-        symmetry=symmetry,
-    )
-    result.extra["method"] = method
-    return result
+    every root move's value; ``method="dfpn"``: proof-number search (win/loss only)
+    instead of alpha-beta; ``mobility_ordering``: moves ordered by the replies they leave.""",
+    tt_entries=DEFAULT_TT_ENTRIES,
+    mobility_ordering=True,
+    method="alphabeta",
+)
 
 
 PLUGIN = KernelPlugin(
