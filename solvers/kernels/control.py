@@ -84,6 +84,7 @@ from solvers.kernel_table import (
     I64,
     U64,
     compiled,
+    no_wrap,
     popcount,
 )
 from solvers.kernels.plugin import KernelPlugin
@@ -355,13 +356,20 @@ def _mover_counts(state: np.ndarray, tables: Any) -> tuple[U64, U64, U64, U64, U
     adjacent rule, counted afresh under sight (a move changes whole rays)."""
     board, cfg = tables
     side = np.int64(state[E_SIDE])
-    own = state[side]
-    opp = state[1 - side]
+    own = state[no_wrap(side)]
+    opp = state[no_wrap(1 - side)]
     if cfg[C_SIGHT] != 0:
         return vote_counts(own, opp, board, cfg)
     o = E_COUNTS + 3 * side
     p = E_COUNTS + 3 * (1 - side)
-    return state[o], state[o + 1], state[o + 2], state[p], state[p + 1], state[p + 2]
+    return (
+        state[no_wrap(o)],
+        state[no_wrap(o + 1)],
+        state[no_wrap(o + 2)],
+        state[no_wrap(p)],
+        state[no_wrap(p + 1)],
+        state[no_wrap(p + 2)],
+    )
 
 
 @njit(cache=True, inline="always")
@@ -378,7 +386,7 @@ def engine_generate(state: np.ndarray, tables: Any, out: np.ndarray) -> I64:
     else:
         o0, o1, o2, p0, p1, p2 = _mover_counts(state, tables)
         placements = board[G_VALID] & ~occupied & ~_greater(p0, p1, p2, o0, o1, o2)
-        removals = state[1 - side] & _greater(o0, o1, o2, p0, p1, p2)
+        removals = state[no_wrap(1 - side)] & _greater(o0, o1, o2, p0, p1, p2)
     return _listed(placements, removals, out)
 
 
@@ -406,33 +414,39 @@ def engine_play(state: np.ndarray, code: I64, tables: Any, child: np.ndarray) ->
     bit = _U1 << np.uint64(cell)
     changed = 1 - side if removal else side  # the colour whose board changes
     for w in range(E_IMAGES_KEPT):
-        child[w] = state[w]
-    child[changed] = state[changed] & ~bit if removal else state[changed] | bit
+        child[no_wrap(w)] = state[no_wrap(w)]
+    child[no_wrap(changed)] = (
+        state[no_wrap(changed)] & ~bit if removal else state[no_wrap(changed)] | bit
+    )
     child[E_SIDE] = np.uint64(1 - side)
     if cfg[C_SIGHT] == 0:  # one vote more (placement) or fewer (removal) around the cell
         at = E_COUNTS + 3 * changed
-        around = board[T_NBR + cell]
+        around = board[no_wrap(T_NBR + cell)]
         if removal:
-            x0, x1, x2 = _subtract(state[at], state[at + 1], state[at + 2], around)
+            x0, x1, x2 = _subtract(
+                state[no_wrap(at)], state[no_wrap(at + 1)], state[no_wrap(at + 2)], around
+            )
         else:
-            x0, x1, x2 = _add(state[at], state[at + 1], state[at + 2], around)
-        child[at] = x0
-        child[at + 1] = x1
-        child[at + 2] = x2
+            x0, x1, x2 = _add(
+                state[no_wrap(at)], state[no_wrap(at + 1)], state[no_wrap(at + 2)], around
+            )
+        child[no_wrap(at)] = x0
+        child[no_wrap(at + 1)] = x1
+        child[no_wrap(at + 2)] = x2
     pieces = popcount(child[E_WHITE] | child[E_BLACK])
     if not _keeps_images(pieces, cfg):
         child[E_IMAGES_KEPT] = _U0
     elif state[E_IMAGES_KEPT] != _U0:
         for s in range(12):
-            image = board[T_SYM_BITS + 64 * s + cell]
-            w = state[E_IMAGES + 2 * s]
-            b = state[E_IMAGES + 2 * s + 1]
+            image = board[no_wrap(T_SYM_BITS + 64 * s + cell)]
+            w = state[no_wrap(E_IMAGES + 2 * s)]
+            b = state[no_wrap(E_IMAGES + 2 * s + 1)]
             if changed == 0:
                 w = w & ~image if removal else w | image
             else:
                 b = b & ~image if removal else b | image
-            child[E_IMAGES + 2 * s] = w
-            child[E_IMAGES + 2 * s + 1] = b
+            child[no_wrap(E_IMAGES + 2 * s)] = w
+            child[no_wrap(E_IMAGES + 2 * s + 1)] = b
         child[E_IMAGES_KEPT] = _U1
     else:
         fill_images(child, tables)
@@ -444,14 +458,16 @@ def fill_images(state: np.ndarray, tables: Any) -> None:
     (a root, or a removal back under the symmetry threshold: few pieces)."""
     board = tables[0]
     for s in range(12):
-        state[E_IMAGES + 2 * s] = _U0
-        state[E_IMAGES + 2 * s + 1] = _U0
+        state[no_wrap(E_IMAGES + 2 * s)] = _U0
+        state[no_wrap(E_IMAGES + 2 * s + 1)] = _U0
     for colour in range(2):
-        pieces = state[colour]
+        pieces = state[no_wrap(colour)]
         while pieces:
             cell: I64 = trailing_zeros(pieces)  # type: ignore[call-arg]
             for s in range(12):
-                state[E_IMAGES + 2 * s + colour] |= board[T_SYM_BITS + 64 * s + cell]
+                state[no_wrap(E_IMAGES + 2 * s + colour)] |= board[
+                    no_wrap(T_SYM_BITS + 64 * s + cell)
+                ]
             pieces &= pieces - _U1
     state[E_IMAGES_KEPT] = _U1
 
@@ -470,8 +486,8 @@ def engine_key(state: np.ndarray, tables: Any) -> tuple[U64, U64, I64, I64]:
     key_b = black
     key_s = 0
     for s in range(1, 12):
-        w = state[E_IMAGES + 2 * s]
-        b = state[E_IMAGES + 2 * s + 1]
+        w = state[no_wrap(E_IMAGES + 2 * s)]
+        b = state[no_wrap(E_IMAGES + 2 * s + 1)]
         if w < key_w or (w == key_w and b < key_b):
             key_w = w
             key_b = b
@@ -507,9 +523,9 @@ def engine_child_key(
     key_b = black
     key_s = 0
     for s in range(1, 12):
-        image = board[T_SYM_BITS + 64 * s + cell]
-        w = state[E_IMAGES + 2 * s]
-        b = state[E_IMAGES + 2 * s + 1]
+        image = board[no_wrap(T_SYM_BITS + 64 * s + cell)]
+        w = state[no_wrap(E_IMAGES + 2 * s)]
+        b = state[no_wrap(E_IMAGES + 2 * s + 1)]
         if changed == 0:
             w = w & ~image if removal else w | image
         else:
@@ -539,11 +555,11 @@ def engine_order(
     board, cfg = tables
     if cfg[C_MOBILITY] == 0:
         for k in range(start, count):
-            keys[k] = 0
+            keys[no_wrap(k)] = 0
         return -1
     side = np.int64(state[E_SIDE])
-    own = state[side]
-    opp = state[1 - side]
+    own = state[no_wrap(side)]
+    opp = state[no_wrap(1 - side)]
     occupied = own | opp
     o0, o1, o2, p0, p1, p2 = _mover_counts(state, tables)
     mine = _greater(o0, o1, o2, p0, p1, p2)
@@ -556,35 +572,35 @@ def engine_order(
     plus2 = o2 ^ (o1 & o0)
     tip_theirs = ~((p0 ^ plus0) | (p1 ^ plus1) | (p2 ^ plus2))
     for k in range(start, count):
-        m = moves[k]
+        m = moves[no_wrap(k)]
         if cfg[C_SIGHT] != 0:
             white, black = _child(state[E_WHITE], state[E_BLACK], side, m)
             replies = count_moves(white, black, 1 - side, board, cfg)
         elif m >= KERNEL_REMOVAL:  # the cell stays mine
-            around = board[T_NBR + m - KERNEL_REMOVAL]
+            around = board[no_wrap(T_NBR + m - KERNEL_REMOVAL)]
             replies = popcount(opp_places & ~(around & tip_mine)) + popcount(
                 opp_removes & ~(around & tip_theirs)
             )
         else:  # the placed piece's cell is no longer empty
-            around = board[T_NBR + m]
+            around = board[no_wrap(T_NBR + m)]
             taken = _U1 << np.uint64(m)
             replies = popcount(opp_places & ~(around & tip_mine) & ~taken) + popcount(
                 opp_removes & ~(around & tip_theirs)
             )
         if replies == 0:
             return k
-        keys[k] = replies
+        keys[no_wrap(k)] = replies
     return -1
 
 
 @njit(cache=True, inline="always")
 def engine_move_to_key(code: I64, symmetry: I64, tables: Any) -> I64:
-    return np.int64(tables[0][T_PERM + symmetry * MOVE_CODES + code])
+    return np.int64(tables[0][no_wrap(T_PERM + symmetry * MOVE_CODES + code)])
 
 
 @njit(cache=True, inline="always")
 def engine_move_from_key(code: I64, symmetry: I64, tables: Any) -> I64:
-    return np.int64(tables[0][T_PERM_BACK + symmetry * MOVE_CODES + code])
+    return np.int64(tables[0][no_wrap(T_PERM_BACK + symmetry * MOVE_CODES + code)])
 
 
 # --------------------------------------------------------------------- Python side
