@@ -1,4 +1,5 @@
-"""A big zeroed array may get transparent huge pages: its mapping must be eligible for them.
+"""Memory of the search tables: a big zeroed array may get transparent huge pages (its mapping
+must be eligible for them), and a kernel dropped frees its table.
 
 Python's ``mmap.mmap(-1, size)`` maps shared memory (shmem), which gets huge pages only where
 the system's ``shmem_enabled`` allows, usually never; the kernel then reports the mapping as
@@ -47,3 +48,27 @@ def test_big_zeroed_array_is_a_private_mapping_eligible_for_huge_pages() -> None
     assert fields["flags"].endswith("p"), fields["flags"]  # private, not shared
     if "THPeligible" in fields:  # kernels since 4.15 say it
         assert fields["THPeligible"] == "1"
+
+
+def test_a_dropped_control_kernel_frees_its_table_at_once() -> None:
+    """Its table goes with the kernel, not at the next run of the cycle collector: a process
+    solving position after position with fresh kernels (a benchmark, a batch of jobs) would
+    otherwise hold table after table."""
+    import gc
+    import weakref
+
+    from cgt.registry import load_game
+    from solvers.kernels.control import ControlKernel
+
+    game = load_game("control", size=3)
+    kernel = ControlKernel(game, tt_entries=1 << 10)
+    assert kernel.score(game.initial_position()) == -1  # size 3: the second player wins
+    table = weakref.ref(kernel)
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        del kernel
+        assert table() is None
+    finally:
+        if was_enabled:
+            gc.enable()

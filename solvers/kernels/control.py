@@ -604,27 +604,20 @@ def engine_move_from_key(code: I64, symmetry: I64, tables: Any) -> I64:
 
 
 # --------------------------------------------------------------------- Python side
-class ControlKernel(EngineKernel):
-    """Board tables, transposition table and search state for one Control game: the engine
-    (:mod:`solvers.engine`) on Control's plug-in above, or (``method="dfpn"``) the
-    proof-number search.
+class ControlBoard:
+    """The padded layout of one Control game and its conversions (positions, moves), the
+    board tables and the rules' configuration: the Python side of the plug-in.
 
-    Keep one instance to solve many positions of the same game: the table carries over.
-    ``symmetry_pieces`` < 0 turns symmetry off.
-    """
+    Apart from the kernel so that the plug-in's conversions (``encode``, ``decode``, ...),
+    which outlive a kernel in ``engine_rules``, hold no reference to it: a kernel dropped
+    frees its table at once, not at the next run of the cycle collector."""
 
     def __init__(
         self,
         game: Game[Any, Any],
-        *,
-        remoteness: bool = False,
-        tt_entries: int = 1 << 22,
-        symmetry_pieces: int | None = None,
-        mobility_ordering: bool = True,
-        method: str = "alphabeta",
-        max_ply: int = DEFAULT_MAX_PLY,
-        etc: bool = True,
-        history: str = "work",
+        symmetry_pieces: int | None,
+        mobility_ordering: bool,
+        max_ply: int,
     ) -> None:
         if game.name != "control":
             raise ParameterError(f"the compiled Control kernel cannot solve {game.name!r}")
@@ -668,11 +661,14 @@ class ControlKernel(EngineKernel):
         config[C_RAY_STEPS] = 2 * m
         config[C_MOBILITY] = 1 if mobility_ordering else 0
         self.config = config
-        rules = PlayoutRules(
+
+    def engine_rules(self, game: Game[Any, Any]) -> PlayoutRules:
+        """The engine's plug-in (the compiled functions above, this board's conversions)."""
+        return PlayoutRules(
             game=game,
             words=E_WORDS,
             max_moves=MOVE_CODES,
-            tables=(self.board_tables, config),
+            tables=(self.board_tables, self.config),
             final=engine_final,
             generate=engine_generate,
             play=engine_play,
@@ -684,21 +680,12 @@ class ControlKernel(EngineKernel):
             move_from_key=engine_move_from_key,
             encode=self.encode,
             decode=self.decode_state,
-            code_of=lambda position, move: self.to_kernel_move(move),
-            move_of=lambda position, code: self.to_game_move(code),
+            code_of=self.code_of,
+            move_of=self.move_of,
             alternating=True,
             identity_words=3,
             nrt=False,
-            max_plies=DEFAULT_MAX_PLIES if game.acyclic else 4 * board.size,
-        )
-        super().__init__(
-            rules,
-            remoteness=remoteness,
-            tt_entries=tt_entries,
-            max_ply=max_ply,
-            method=method,
-            etc=etc,
-            history=history,
+            max_plies=DEFAULT_MAX_PLIES if game.acyclic else 4 * self.board.size,
         )
 
     # ---------------------------------------------------------------- conversions
@@ -767,6 +754,49 @@ class ControlKernel(EngineKernel):
         if move >= REMOVAL:
             return KERNEL_REMOVAL + self.padded[move - REMOVAL]
         return self.padded[move]
+
+    def code_of(self, position: Any, move: Any) -> int:
+        return self.to_kernel_move(move)
+
+    def move_of(self, position: Any, code: int) -> int:
+        return self.to_game_move(code)
+
+
+class ControlKernel(ControlBoard, EngineKernel):
+    """Board tables, transposition table and search state for one Control game: the engine
+    (:mod:`solvers.engine`) on Control's plug-in above, or (``method="dfpn"``) the
+    proof-number search.
+
+    Keep one instance to solve many positions of the same game: the table carries over.
+    ``symmetry_pieces`` < 0 turns symmetry off.
+    """
+
+    def __init__(
+        self,
+        game: Game[Any, Any],
+        *,
+        remoteness: bool = False,
+        tt_entries: int = 1 << 22,
+        symmetry_pieces: int | None = None,
+        mobility_ordering: bool = True,
+        method: str = "alphabeta",
+        max_ply: int = DEFAULT_MAX_PLY,
+        etc: bool = True,
+        history: str = "work",
+    ) -> None:
+        # the board apart, its data shared: the plug-in's conversions bind to it, not here
+        board = ControlBoard(game, symmetry_pieces, mobility_ordering, max_ply)
+        vars(self).update(vars(board))
+        EngineKernel.__init__(
+            self,
+            board.engine_rules(game),
+            remoteness=remoteness,
+            tt_entries=tt_entries,
+            max_ply=max_ply,
+            method=method,
+            etc=etc,
+            history=history,
+        )
 
 
 _COMPILE_SECONDS: float | None = None
