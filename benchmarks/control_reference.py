@@ -25,6 +25,7 @@ the median (and best) seconds.
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import random
 import resource
@@ -136,6 +137,10 @@ def engine_control(game: Any) -> Contender:
     warm_up()  # compiled (or loaded from the cache) before any timing
 
     def prepare(position: Any) -> Solve:
+        # the previous position's kernel (and its table) freed first, as the C solver's
+        # process is gone: a table in memory new to the process costs the search slow page
+        # faults in the system
+        gc.collect()
         kernel = ControlKernel(game, tt_entries=1 << TABLE_LOG2)
 
         def solve() -> tuple[int, int]:

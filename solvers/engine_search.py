@@ -35,7 +35,9 @@ down widen by one step, so bounds stay exact.
   positions cannot repeat): while ordering, every child's key is
   computed (``child_key``) and its table bucket prefetched, so that the visits find it in
   the cache. A child whose entry settles it is then not entered at all (counted as one node,
-  ``S_SETTLED``).
+  ``S_SETTLED``); a child entered gets its key and bucket from the parent, and does not read
+  its entry again when the parent has just found none (the node's own probe, ``S_PROBES``,
+  is skipped then).
 * Enhanced transposition cut-off (``C_ETC``): before its first child visit after ordering,
   a node reads every remaining child's entry; one that refutes its child cuts the node off
   (``S_ETC_CUTOFFS``), one that says the child cannot raise alpha moves it last.
@@ -73,16 +75,17 @@ from solvers.kernel_table import (
     S_PROBES,
     S_REPETITIONS,
     SLOT_WORDS,
+    U64,
     UPPER,
     bucket_base,
     credit,
     entry_flag,
     entry_move,
-    entry_of,
     entry_score,
     holds,
+    no_wrap,
     prefetch,
-    store,
+    store_inline,
     toward_leaf,
     toward_root,
 )
@@ -170,15 +173,20 @@ F_ANY_FLAGGED = 15
 F_START = 16
 F_ORDERED = 17
 F_ETC_DONE = 18
+#: 0: the node computes its key; KEY_KNOWN: its parent did (key, symmetry and bucket in
+#: the frame); NO_ENTRY: and found no entry for it just before entering it
 F_KEY_KNOWN = 19
 FRAME_COLUMNS = 20
+KEY_KNOWN = 1
+NO_ENTRY = 2
 
 # ``children[ply]``: the children's keys by the move's index at ordering time
 _CK0 = 0
 _CK1 = 1
 _CTAG = 2
 _CSYM = 3
-CHILD_COLUMNS = 4
+_CBASE = 4
+CHILD_COLUMNS = 5
 
 _ENTER = 0
 _NEXT = 1
@@ -188,7 +196,7 @@ _UP = 2
 @njit(cache=True, inline="always")
 def _store(tt, frame, flag, best, move, work, tables, ctl):  # type: ignore[no-untyped-def]
     stored_move = -1 if move < 0 else move_to_key(move, frame[F_SYM], tables)
-    store(
+    store_inline(
         tt,
         frame[F_BASE],
         np.uint64(frame[F_K0]),
@@ -200,6 +208,26 @@ def _store(tt, frame, flag, best, move, work, tables, ctl):  # type: ignore[no-u
         work,
         ctl,
     )
+
+
+@njit(cache=True, inline="always")
+def _slot(tt: np.ndarray, base: I64, k0: U64, k1: U64, tag: I64) -> I64:
+    """The word index of the slot of bucket ``base`` that holds the key, or -1."""
+    if holds(tt, base, k0, k1, tag):
+        return base
+    if holds(tt, base + SLOT_WORDS, k0, k1, tag):
+        return base + SLOT_WORDS
+    return -1
+
+
+@njit(cache=True, inline="always")
+def _entry(tt: np.ndarray, base: I64, k0: U64, k1: U64, tag: I64) -> tuple[I64, I64]:
+    """(bound flag, score) of the key's entry in bucket ``base``; flag 0 when it has none."""
+    at = _slot(tt, base, k0, k1, tag)
+    if at < 0:
+        return 0, 0
+    data = tt[no_wrap(at + 2)]
+    return entry_flag(data), entry_score(data)
 
 
 @njit(cache=True, inline="always")
@@ -299,18 +327,15 @@ def search(
                 fr[F_K1] = np.int64(k1)
                 fr[F_TAG] = tag
                 fr[F_SYM] = sym
-            k0 = np.uint64(fr[F_K0])
-            k1 = np.uint64(fr[F_K1])
-            tag = fr[F_TAG]
-            base = bucket_base(k0, k1, tag, mask)
-            fr[F_BASE] = base
-            ctl[S_PROBES] += 1
+                fr[F_BASE] = bucket_base(k0, k1, tag, mask)
             table_move = -1  # none (also when the entry keeps no move: MAX_MOVE)
             found = False
-            for at in (base, base + SLOT_WORDS):
-                if holds(tt, at, k0, k1, tag):
+            if fr[F_KEY_KNOWN] != NO_ENTRY:
+                ctl[S_PROBES] += 1
+                at = _slot(tt, fr[F_BASE], np.uint64(fr[F_K0]), np.uint64(fr[F_K1]), fr[F_TAG])
+                if at >= 0:
                     ctl[S_HITS] += 1
-                    data = tt[at + 2]
+                    data = tt[no_wrap(at + 2)]
                     stored_flag = entry_flag(data)
                     stored = entry_score(data)
                     if (
@@ -323,7 +348,6 @@ def search(
                         found = True
                     elif entry_move(data) != MAX_MOVE:
                         table_move = move_from_key(entry_move(data), fr[F_SYM], tables)
-                    break
             if found:
                 step = _UP
                 continue
@@ -347,9 +371,9 @@ def search(
             start = 0
             if table_move >= 0:
                 for i in range(count):
-                    if mv[i] == table_move:
-                        mv[i] = mv[0]
-                        mv[0] = table_move
+                    if mv[no_wrap(i)] == table_move:
+                        mv[no_wrap(i)] = mv[no_wrap(0)]
+                        mv[no_wrap(0)] = table_move
                         start = 1
                         break
             fr[F_COUNT] = count
@@ -376,7 +400,7 @@ def search(
                 fr[F_ANY_FLAGGED] = 1
             if v > fr[F_BEST]:
                 fr[F_BEST] = v
-                fr[F_BEST_MOVE] = mv[fr[F_CURSOR]]
+                fr[F_BEST_MOVE] = mv[no_wrap(fr[F_CURSOR])]
                 fr[F_BEST_FLAGGED] = 1 if flagged else 0
                 if v > fr[F_ALPHA]:
                     fr[F_ALPHA] = v
@@ -400,60 +424,68 @@ def search(
                     if look_ahead:
                         row = children[ply]
                         for k in range(start, count):
-                            ck0, ck1, ctag, csym = child_key(state, mv[k], tables, states[ply + 1])
-                            row[CHILD_COLUMNS * k + _CK0] = np.int64(ck0)
-                            row[CHILD_COLUMNS * k + _CK1] = np.int64(ck1)
-                            row[CHILD_COLUMNS * k + _CTAG] = ctag
-                            row[CHILD_COLUMNS * k + _CSYM] = csym
+                            ck0, ck1, ctag, csym = child_key(
+                                state, mv[no_wrap(k)], tables, states[ply + 1]
+                            )
+                            row[no_wrap(CHILD_COLUMNS * k + _CK0)] = np.int64(ck0)
+                            row[no_wrap(CHILD_COLUMNS * k + _CK1)] = np.int64(ck1)
+                            row[no_wrap(CHILD_COLUMNS * k + _CTAG)] = ctag
+                            row[no_wrap(CHILD_COLUMNS * k + _CSYM)] = csym
+                            cbase = bucket_base(ck0, ck1, ctag, mask)
+                            row[no_wrap(CHILD_COLUMNS * k + _CBASE)] = cbase
                             if ctl[C_PREFETCH] != 0:
-                                prefetch(tt, bucket_base(ck0, ck1, ctag, mask))  # type: ignore[call-arg]
+                                prefetch(tt, cbase)  # type: ignore[call-arg]
                     winner = -1
                     if ctl[C_ORDER] != 0:
                         winner = order(state, tables, mv, start, count, ok)
                     else:
                         for k in range(start, count):
-                            ok[k] = 0
+                            ok[no_wrap(k)] = 0
                     if winner >= 0:  # a move that wins at once: nothing beats it
                         ctl[S_IMMEDIATE_WINS] += 1
                         fr[F_BEST] = max_score
-                        fr[F_BEST_MOVE] = mv[winner]
+                        fr[F_BEST_MOVE] = mv[no_wrap(winner)]
                         fr[F_BEST_FLAGGED] = 0
                         fr[F_NODES] -= 1  # its work: the one visit it spares (history credit)
                         continue  # finished below, on the next pass
                     for k in range(start, count):
-                        m = mv[k]
+                        m = mv[no_wrap(k)]
                         history = 0
                         if ctl[C_HISTORY] != 0 and m < codes:
-                            history = min(ctl[HISTORY + side * codes + m], WORK_CAP)
-                        ok[k] = (ok[k] * (WORK_CAP + 1) - history) * scale + k
+                            history = min(ctl[no_wrap(HISTORY + side * codes + m)], WORK_CAP)
+                        ok[no_wrap(k)] = (ok[no_wrap(k)] * (WORK_CAP + 1) - history) * scale + k
                 index = -1
                 if cursor >= start:  # selection of the smallest key
                     chosen = cursor
-                    smallest = ok[cursor]
+                    smallest = ok[no_wrap(cursor)]
                     for k in range(cursor + 1, count):
-                        if ok[k] < smallest:
-                            smallest = ok[k]
+                        if ok[no_wrap(k)] < smallest:
+                            smallest = ok[no_wrap(k)]
                             chosen = k
-                    m = mv[chosen]
-                    mv[chosen] = mv[cursor]
-                    mv[cursor] = m
-                    ok[chosen] = ok[cursor]
-                    ok[cursor] = smallest
+                    m = mv[no_wrap(chosen)]
+                    mv[no_wrap(chosen)] = mv[no_wrap(cursor)]
+                    mv[no_wrap(cursor)] = m
+                    ok[no_wrap(chosen)] = ok[no_wrap(cursor)]
+                    ok[no_wrap(cursor)] = smallest
                     index = smallest & (scale - 1)
-                m = mv[cursor]
+                m = mv[no_wrap(cursor)]
                 a = fr[F_ALPHA]
                 child_alpha = -toward_leaf(b, remoteness)
                 child_beta = -toward_leaf(a, remoteness)
                 known = look_ahead and index >= 0
+                absent = False  # the child's entry read just now and not there
                 if known:
                     row = children[ply]
-                    ck0 = np.uint64(row[CHILD_COLUMNS * index + _CK0])
-                    ck1 = np.uint64(row[CHILD_COLUMNS * index + _CK1])
-                    ctag = row[CHILD_COLUMNS * index + _CTAG]
+                    ck0 = np.uint64(row[no_wrap(CHILD_COLUMNS * index + _CK0)])
+                    ck1 = np.uint64(row[no_wrap(CHILD_COLUMNS * index + _CK1)])
+                    ctag = row[no_wrap(CHILD_COLUMNS * index + _CTAG)]
                     # a child its entry settles is not entered (one node all the same;
                     # the players alternate, so its score is negated)
                     if ctl[S_NODES] < ctl[S_NODE_LIMIT]:
-                        stored_flag, stored = entry_of(tt, ck0, ck1, ctag, mask)
+                        stored_flag, stored = _entry(
+                            tt, row[no_wrap(CHILD_COLUMNS * index + _CBASE)], ck0, ck1, ctag
+                        )
+                        absent = stored_flag == 0
                         if (
                             stored_flag == EXACT
                             or (stored_flag == LOWER and stored >= child_beta)
@@ -474,28 +506,28 @@ def search(
                         fr[F_ETC_DONE] = 1
                         cut = -1
                         for k in range(cursor + 1, count):
-                            other = ok[k] & (scale - 1)
-                            stored_flag, stored = entry_of(
+                            other = ok[no_wrap(k)] & (scale - 1)
+                            stored_flag, stored = _entry(
                                 tt,
-                                np.uint64(row[CHILD_COLUMNS * other + _CK0]),
-                                np.uint64(row[CHILD_COLUMNS * other + _CK1]),
-                                row[CHILD_COLUMNS * other + _CTAG],
-                                mask,
+                                row[no_wrap(CHILD_COLUMNS * other + _CBASE)],
+                                np.uint64(row[no_wrap(CHILD_COLUMNS * other + _CK0)]),
+                                np.uint64(row[no_wrap(CHILD_COLUMNS * other + _CK1)]),
+                                row[no_wrap(CHILD_COLUMNS * other + _CTAG)],
                             )
                             if stored_flag != 0 and stored_flag != LOWER and stored <= child_alpha:
                                 cut = k
                                 break
                             if stored_flag != 0 and stored_flag != UPPER and stored >= child_beta:
-                                ok[k] += REFUTED_LAST
+                                ok[no_wrap(k)] += REFUTED_LAST
                         if cut >= 0:  # the node's result as after visiting that child
                             ctl[S_NODES] += 1
                             ctl[S_HITS] += 1
                             ctl[S_SETTLED] += 1
                             ctl[S_ETC_CUTOFFS] += 1
-                            m = mv[cut]
-                            mv[cut] = mv[cursor]
-                            mv[cursor] = m
-                            ok[cut] = ok[cursor]
+                            m = mv[no_wrap(cut)]
+                            mv[no_wrap(cut)] = mv[no_wrap(cursor)]
+                            mv[no_wrap(cursor)] = m
+                            ok[no_wrap(cut)] = ok[no_wrap(cursor)]
                             fr[F_SIGN] = -1
                             value = stored
                             flagged = False
@@ -513,11 +545,12 @@ def search(
                     frames[ply + 1, F_BETA] = child_beta
                 if known:
                     row = children[ply]
-                    frames[ply + 1, F_K0] = row[CHILD_COLUMNS * index + _CK0]
-                    frames[ply + 1, F_K1] = row[CHILD_COLUMNS * index + _CK1]
-                    frames[ply + 1, F_TAG] = row[CHILD_COLUMNS * index + _CTAG]
-                    frames[ply + 1, F_SYM] = row[CHILD_COLUMNS * index + _CSYM]
-                    frames[ply + 1, F_KEY_KNOWN] = 1
+                    frames[ply + 1, F_K0] = row[no_wrap(CHILD_COLUMNS * index + _CK0)]
+                    frames[ply + 1, F_K1] = row[no_wrap(CHILD_COLUMNS * index + _CK1)]
+                    frames[ply + 1, F_TAG] = row[no_wrap(CHILD_COLUMNS * index + _CTAG)]
+                    frames[ply + 1, F_SYM] = row[no_wrap(CHILD_COLUMNS * index + _CSYM)]
+                    frames[ply + 1, F_BASE] = row[no_wrap(CHILD_COLUMNS * index + _CBASE)]
+                    frames[ply + 1, F_KEY_KNOWN] = NO_ENTRY if absent else KEY_KNOWN
                 else:
                     frames[ply + 1, F_KEY_KNOWN] = 0
                 ply += 1

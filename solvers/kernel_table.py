@@ -193,13 +193,21 @@ def bucket_base(k0: U64, k1: U64, tag: I64, bucket_mask: I64) -> I64:
 
 
 @njit(cache=True, inline="always")
+def no_wrap(index: I64) -> U64:
+    """An index known not to be negative, unsigned: numba then indexes without wrapping a
+    negative index around (a signed index costs a compare and a select at every access)."""
+    return np.uint64(index)
+
+
+@njit(cache=True, inline="always")
 def holds(tt: np.ndarray, at: I64, k0: U64, k1: U64, tag: I64) -> bool:
     """Whether the slot at word ``at`` holds exactly this key."""
-    data = tt[at + 2]
+    word = no_wrap(at)
+    data = tt[word + _U2]
     return (
         (data >> _U24) & _U3 != _U0
-        and tt[at] == k0
-        and tt[at + 1] == k1
+        and tt[word] == k0
+        and tt[word + _U1] == k1
         and np.int64((data >> _U26) & _U31) == tag
     )
 
@@ -266,6 +274,11 @@ def store(
     tt[target] = k0
     tt[target + 1] = k1
     tt[target + 2] = data
+
+
+#: :func:`store` compiled into its caller: the engine's search stores at nearly every node
+#: it enters, and a call passes its two arrays member by member on the stack.
+store_inline = njit(cache=True, inline="always")(store.py_func)
 
 
 @njit(cache=True, inline="always")

@@ -69,7 +69,9 @@ def zeroed_array(length: int, dtype: Any) -> np.ndarray:
     size = length * item.itemsize
     if size < HUGE_PAGE_THRESHOLD or not hasattr(mmap, "MADV_HUGEPAGE"):
         return np.zeros(length, dtype=item)
-    buffer = mmap.mmap(-1, size)  # anonymous: zero-filled by the kernel
+    # private: a shared anonymous mapping (mmap's default) is shmem, which gets huge pages
+    # only where the system's shmem_enabled allows (usually never)
+    buffer = mmap.mmap(-1, size, flags=mmap.MAP_PRIVATE)  # anonymous: zero-filled by the kernel
     with contextlib.suppress(OSError):  # refused advice: plain pages still work
         buffer.madvise(mmap.MADV_HUGEPAGE)
     return np.frombuffer(buffer, dtype=item)

@@ -82,6 +82,7 @@ from solvers.kernel_table import (
     I64,
     U64,
     compiled,
+    no_wrap,
     popcount,
 )
 from solvers.kernels.plugin import KernelPlugin
@@ -352,13 +353,20 @@ def _mover_counts(state: np.ndarray, tables: Any) -> tuple[U64, U64, U64, U64, U
     adjacent rule, counted afresh under sight (a move changes whole rays)."""
     board, cfg = tables
     side = np.int64(state[E_SIDE])
-    own = state[side]
-    opp = state[1 - side]
+    own = state[no_wrap(side)]
+    opp = state[no_wrap(1 - side)]
     if cfg[C_SIGHT] != 0:
         return vote_counts(own, opp, board, cfg)
     o = E_COUNTS + 3 * side
     p = E_COUNTS + 3 * (1 - side)
-    return state[o], state[o + 1], state[o + 2], state[p], state[p + 1], state[p + 2]
+    return (
+        state[no_wrap(o)],
+        state[no_wrap(o + 1)],
+        state[no_wrap(o + 2)],
+        state[no_wrap(p)],
+        state[no_wrap(p + 1)],
+        state[no_wrap(p + 2)],
+    )
 
 
 @njit(cache=True, inline="always")
@@ -375,7 +383,7 @@ def engine_generate(state: np.ndarray, tables: Any, out: np.ndarray) -> I64:
     else:
         o0, o1, o2, p0, p1, p2 = _mover_counts(state, tables)
         placements = board[G_VALID] & ~occupied & ~_greater(p0, p1, p2, o0, o1, o2)
-        removals = state[1 - side] & _greater(o0, o1, o2, p0, p1, p2)
+        removals = state[no_wrap(1 - side)] & _greater(o0, o1, o2, p0, p1, p2)
     return _listed(placements, removals, out)
 
 
@@ -403,33 +411,39 @@ def engine_play(state: np.ndarray, code: I64, tables: Any, child: np.ndarray) ->
     bit = _U1 << np.uint64(cell)
     changed = 1 - side if removal else side  # the colour whose board changes
     for w in range(E_IMAGES_KEPT):
-        child[w] = state[w]
-    child[changed] = state[changed] & ~bit if removal else state[changed] | bit
+        child[no_wrap(w)] = state[no_wrap(w)]
+    child[no_wrap(changed)] = (
+        state[no_wrap(changed)] & ~bit if removal else state[no_wrap(changed)] | bit
+    )
     child[E_SIDE] = np.uint64(1 - side)
     if cfg[C_SIGHT] == 0:  # one vote more (placement) or fewer (removal) around the cell
         at = E_COUNTS + 3 * changed
-        around = board[T_NBR + cell]
+        around = board[no_wrap(T_NBR + cell)]
         if removal:
-            x0, x1, x2 = _subtract(state[at], state[at + 1], state[at + 2], around)
+            x0, x1, x2 = _subtract(
+                state[no_wrap(at)], state[no_wrap(at + 1)], state[no_wrap(at + 2)], around
+            )
         else:
-            x0, x1, x2 = _add(state[at], state[at + 1], state[at + 2], around)
-        child[at] = x0
-        child[at + 1] = x1
-        child[at + 2] = x2
+            x0, x1, x2 = _add(
+                state[no_wrap(at)], state[no_wrap(at + 1)], state[no_wrap(at + 2)], around
+            )
+        child[no_wrap(at)] = x0
+        child[no_wrap(at + 1)] = x1
+        child[no_wrap(at + 2)] = x2
     pieces = popcount(child[E_WHITE] | child[E_BLACK])
     if not _keeps_images(pieces, cfg):
         child[E_IMAGES_KEPT] = _U0
     elif state[E_IMAGES_KEPT] != _U0:
         for s in range(12):
-            image = board[T_SYM_BITS + 64 * s + cell]
-            w = state[E_IMAGES + 2 * s]
-            b = state[E_IMAGES + 2 * s + 1]
+            image = board[no_wrap(T_SYM_BITS + 64 * s + cell)]
+            w = state[no_wrap(E_IMAGES + 2 * s)]
+            b = state[no_wrap(E_IMAGES + 2 * s + 1)]
             if changed == 0:
                 w = w & ~image if removal else w | image
             else:
                 b = b & ~image if removal else b | image
-            child[E_IMAGES + 2 * s] = w
-            child[E_IMAGES + 2 * s + 1] = b
+            child[no_wrap(E_IMAGES + 2 * s)] = w
+            child[no_wrap(E_IMAGES + 2 * s + 1)] = b
         child[E_IMAGES_KEPT] = _U1
     else:
         fill_images(child, tables)
@@ -441,14 +455,16 @@ def fill_images(state: np.ndarray, tables: Any) -> None:
     (a root, or a removal back under the symmetry threshold: few pieces)."""
     board = tables[0]
     for s in range(12):
-        state[E_IMAGES + 2 * s] = _U0
-        state[E_IMAGES + 2 * s + 1] = _U0
+        state[no_wrap(E_IMAGES + 2 * s)] = _U0
+        state[no_wrap(E_IMAGES + 2 * s + 1)] = _U0
     for colour in range(2):
-        pieces = state[colour]
+        pieces = state[no_wrap(colour)]
         while pieces:
             cell: I64 = trailing_zeros(pieces)  # type: ignore[call-arg]
             for s in range(12):
-                state[E_IMAGES + 2 * s + colour] |= board[T_SYM_BITS + 64 * s + cell]
+                state[no_wrap(E_IMAGES + 2 * s + colour)] |= board[
+                    no_wrap(T_SYM_BITS + 64 * s + cell)
+                ]
             pieces &= pieces - _U1
     state[E_IMAGES_KEPT] = _U1
 
@@ -467,8 +483,8 @@ def engine_key(state: np.ndarray, tables: Any) -> tuple[U64, U64, I64, I64]:
     key_b = black
     key_s = 0
     for s in range(1, 12):
-        w = state[E_IMAGES + 2 * s]
-        b = state[E_IMAGES + 2 * s + 1]
+        w = state[no_wrap(E_IMAGES + 2 * s)]
+        b = state[no_wrap(E_IMAGES + 2 * s + 1)]
         if w < key_w or (w == key_w and b < key_b):
             key_w = w
             key_b = b
@@ -504,9 +520,9 @@ def engine_child_key(
     key_b = black
     key_s = 0
     for s in range(1, 12):
-        image = board[T_SYM_BITS + 64 * s + cell]
-        w = state[E_IMAGES + 2 * s]
-        b = state[E_IMAGES + 2 * s + 1]
+        image = board[no_wrap(T_SYM_BITS + 64 * s + cell)]
+        w = state[no_wrap(E_IMAGES + 2 * s)]
+        b = state[no_wrap(E_IMAGES + 2 * s + 1)]
         if changed == 0:
             w = w & ~image if removal else w | image
         else:
@@ -536,11 +552,11 @@ def engine_order(
     board, cfg = tables
     if cfg[C_MOBILITY] == 0:
         for k in range(start, count):
-            keys[k] = 0
+            keys[no_wrap(k)] = 0
         return -1
     side = np.int64(state[E_SIDE])
-    own = state[side]
-    opp = state[1 - side]
+    own = state[no_wrap(side)]
+    opp = state[no_wrap(1 - side)]
     occupied = own | opp
     o0, o1, o2, p0, p1, p2 = _mover_counts(state, tables)
     mine = _greater(o0, o1, o2, p0, p1, p2)
@@ -553,59 +569,52 @@ def engine_order(
     plus2 = o2 ^ (o1 & o0)
     tip_theirs = ~((p0 ^ plus0) | (p1 ^ plus1) | (p2 ^ plus2))
     for k in range(start, count):
-        m = moves[k]
+        m = moves[no_wrap(k)]
         if cfg[C_SIGHT] != 0:
             white, black = _child(state[E_WHITE], state[E_BLACK], side, m)
             replies = count_moves(white, black, 1 - side, board, cfg)
         elif m >= KERNEL_REMOVAL:  # the cell stays mine
-            around = board[T_NBR + m - KERNEL_REMOVAL]
+            around = board[no_wrap(T_NBR + m - KERNEL_REMOVAL)]
             replies = popcount(opp_places & ~(around & tip_mine)) + popcount(
                 opp_removes & ~(around & tip_theirs)
             )
         else:  # the placed piece's cell is no longer empty
-            around = board[T_NBR + m]
+            around = board[no_wrap(T_NBR + m)]
             taken = _U1 << np.uint64(m)
             replies = popcount(opp_places & ~(around & tip_mine) & ~taken) + popcount(
                 opp_removes & ~(around & tip_theirs)
             )
         if replies == 0:
             return k
-        keys[k] = replies
+        keys[no_wrap(k)] = replies
     return -1
 
 
 @njit(cache=True, inline="always")
 def engine_move_to_key(code: I64, symmetry: I64, tables: Any) -> I64:
-    return np.int64(tables[0][T_PERM + symmetry * MOVE_CODES + code])
+    return np.int64(tables[0][no_wrap(T_PERM + symmetry * MOVE_CODES + code)])
 
 
 @njit(cache=True, inline="always")
 def engine_move_from_key(code: I64, symmetry: I64, tables: Any) -> I64:
-    return np.int64(tables[0][T_PERM_BACK + symmetry * MOVE_CODES + code])
+    return np.int64(tables[0][no_wrap(T_PERM_BACK + symmetry * MOVE_CODES + code)])
 
 
 # --------------------------------------------------------------------- Python side
-class ControlKernel(EngineKernel):
-    """Board tables, transposition table and search state for one Control game: the engine
-    (:mod:`solvers.engine`) on Control's plug-in above, or (``method="dfpn"``) the
-    proof-number search.
+class ControlBoard:
+    """The padded layout of one Control game and its conversions (positions, moves), the
+    board tables and the rules' configuration: the Python side of the plug-in.
 
-    Keep one instance to solve many positions of the same game: the table carries over.
-    ``symmetry_pieces`` < 0 turns symmetry off.
-    """
+    Apart from the kernel so that the plug-in's conversions (``encode``, ``decode``, ...),
+    which outlive a kernel in ``engine_rules``, hold no reference to it: a kernel dropped
+    frees its table at once, not at the next run of the cycle collector."""
 
     def __init__(
         self,
         game: Game[Any, Any],
-        *,
-        remoteness: bool = False,
-        tt_entries: int = 1 << 22,
-        symmetry_pieces: int | None = None,
-        mobility_ordering: bool = True,
-        method: str = "alphabeta",
-        max_ply: int = DEFAULT_MAX_PLY,
-        etc: bool = True,
-        history: str = "work",
+        symmetry_pieces: int | None,
+        mobility_ordering: bool,
+        max_ply: int,
     ) -> None:
         if game.name != "control":
             raise ParameterError(f"the compiled Control kernel cannot solve {game.name!r}")
@@ -649,11 +658,14 @@ class ControlKernel(EngineKernel):
         config[C_RAY_STEPS] = 2 * m
         config[C_MOBILITY] = 1 if mobility_ordering else 0
         self.config = config
-        rules = PlayoutRules(
+
+    def engine_rules(self, game: Game[Any, Any]) -> PlayoutRules:
+        """The engine's plug-in (the compiled functions above, this board's conversions)."""
+        return PlayoutRules(
             game=game,
             words=E_WORDS,
             max_moves=MOVE_CODES,
-            tables=(self.board_tables, config),
+            tables=(self.board_tables, self.config),
             final=engine_final,
             generate=engine_generate,
             play=engine_play,
@@ -665,21 +677,12 @@ class ControlKernel(EngineKernel):
             move_from_key=engine_move_from_key,
             encode=self.encode,
             decode=self.decode_state,
-            code_of=lambda position, move: self.to_kernel_move(move),
-            move_of=lambda position, code: self.to_game_move(code),
+            code_of=self.code_of,
+            move_of=self.move_of,
             alternating=True,
             identity_words=3,
             nrt=False,
-            max_plies=DEFAULT_MAX_PLIES if game.acyclic else 4 * board.size,
-        )
-        super().__init__(
-            rules,
-            remoteness=remoteness,
-            tt_entries=tt_entries,
-            max_ply=max_ply,
-            method=method,
-            etc=etc,
-            history=history,
+            max_plies=DEFAULT_MAX_PLIES if game.acyclic else 4 * self.board.size,
         )
 
     # ---------------------------------------------------------------- conversions
@@ -748,6 +751,49 @@ class ControlKernel(EngineKernel):
         if move >= REMOVAL:
             return KERNEL_REMOVAL + self.padded[move - REMOVAL]
         return self.padded[move]
+
+    def code_of(self, position: Any, move: Any) -> int:
+        return self.to_kernel_move(move)
+
+    def move_of(self, position: Any, code: int) -> int:
+        return self.to_game_move(code)
+
+
+class ControlKernel(ControlBoard, EngineKernel):
+    """Board tables, transposition table and search state for one Control game: the engine
+    (:mod:`solvers.engine`) on Control's plug-in above, or (``method="dfpn"``) the
+    proof-number search.
+
+    Keep one instance to solve many positions of the same game: the table carries over.
+    ``symmetry_pieces`` < 0 turns symmetry off.
+    """
+
+    def __init__(
+        self,
+        game: Game[Any, Any],
+        *,
+        remoteness: bool = False,
+        tt_entries: int = 1 << 22,
+        symmetry_pieces: int | None = None,
+        mobility_ordering: bool = True,
+        method: str = "alphabeta",
+        max_ply: int = DEFAULT_MAX_PLY,
+        etc: bool = True,
+        history: str = "work",
+    ) -> None:
+        # the board apart, its data shared: the plug-in's conversions bind to it, not here
+        board = ControlBoard(game, symmetry_pieces, mobility_ordering, max_ply)
+        vars(self).update(vars(board))
+        EngineKernel.__init__(
+            self,
+            board.engine_rules(game),
+            remoteness=remoteness,
+            tt_entries=tt_entries,
+            max_ply=max_ply,
+            method=method,
+            etc=etc,
+            history=history,
+        )
 
 
 @compile_once
