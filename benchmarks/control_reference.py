@@ -25,7 +25,6 @@ the median (and best) seconds.
 from __future__ import annotations
 
 import argparse
-import gc
 import json
 import random
 import resource
@@ -136,12 +135,17 @@ def engine_control(game: Any) -> Contender:
 
     warm_up()  # compiled (or loaded from the cache) before any timing
 
+    # The previous position's kernel is kept until the next one is built, then dropped
+    # (its table freed) just before: the new table then takes memory just freed, as a C
+    # process takes what the one before it freed. Memory that has lain free for a while
+    # costs the first touch of each page far more on this machine (a virtual machine's
+    # host takes free memory back): measured up to 0.3 s a position in system time.
+    held: list[Any] = []
+
     def prepare(position: Any) -> Solve:
-        # the previous position's kernel (and its table) freed first, as the C solver's
-        # process is gone: a table in memory new to the process costs the search slow page
-        # faults in the system
-        gc.collect()
+        held.clear()
         kernel = ControlKernel(game, tt_entries=1 << TABLE_LOG2)
+        held.append(kernel)
 
         def solve() -> tuple[int, int]:
             return kernel.score(position), int(kernel.ctl[S_NODES])
