@@ -16,7 +16,9 @@ with the nodes it had searched. A case whose two values differ is an error (exit
 ``--engine`` measures instead, on the same cases, each kernel's own df-pn against the engine's
 (``solvers.engine.EngineKernel(method="dfpn")`` on whatever plug-in
 ``solvers.kernels.PLAYOUTS[game](game)`` returns at the time of the run, with its defaults),
-one run each in the same process, into the JSON's ``engine_cases``.
+one run each in the same process, into the JSON's ``engine_cases``. Every kernel's df-pn is
+the engine's now (Control 70e2584, Super Nonnect d714c18, LAG d54fb44), so a new run of
+``--engine`` compares the engine with itself; the stored runs measured the kernels' own.
 
 Results go to ``benchmarks/dfpn_vs_alphabeta.json`` (each case with the date, commit,
 machine and command of the run that measured it: running a subset updates those cases only)
