@@ -446,3 +446,17 @@ def test_a_board_whose_jobs_were_lost_says_so_with_the_earlier_numbers() -> None
     assert sentence in (root / "control.md").read_text()
     ledger = root / "data/frontier/control-4-jobs.jsonl.gz"
     assert ledger.exists()
+
+
+def test_runs_quote_their_rate_and_the_load_they_recorded() -> None:
+    from cgtapp.report.data import runs_summary
+
+    run = {"search": "s", "dates": "d", "commit": "c", "proven": 3, "job_seconds": 1800.0}
+    record = {
+        "about": "a",
+        "searches": [{**run, "nodes": 9e9}, {**run, "nodes": 0, "load_average": [4.5, 6.25]}],
+    }
+    first, second = runs_summary(record).split("; ")
+    assert "3 jobs proven in 1,800 s of job time, 6 an hour, 5.0 M nodes a second" in first
+    assert "load" not in first
+    assert "(s, commit c, load average 4.5-6.25)" in second

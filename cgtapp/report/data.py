@@ -216,11 +216,17 @@ def history_summary(record: dict[str, Any]) -> str:
 
 def runs_summary(record: dict[str, Any]) -> str:
     """One sentence per run of a board's frontier: which search, proven jobs per hour of job
-    time (the runs take different jobs of the same frontier, so the rates compare runs, not
-    searches on the same jobs)."""
+    time (which jobs each run took, the record's ``about`` says), and the machine's load
+    average where the run recorded it (job time is wall-clock time)."""
     parts = [
-        f"{run['dates']} ({run['search']}, commit {run['commit']}): {run['proven']:,} jobs "
-        f"proven in {run['job_seconds']:,.0f} s of job time, "
+        f"{run['dates']} ({run['search']}, commit {run['commit']}"
+        + (
+            f", load average {run['load_average'][0]:g}-{run['load_average'][1]:g}"
+            if "load_average" in run
+            else ""
+        )
+        + f"): {run['proven']:,} job{'' if run['proven'] == 1 else 's'} proven in "
+        f"{run['job_seconds']:,.0f} s of job time, "
         f"{run['proven'] * 3600 / run['job_seconds']:,.0f} an hour, "
         f"{run['nodes'] / run['job_seconds'] / 1e6:,.1f} M nodes a second"
         for run in record["searches"]
