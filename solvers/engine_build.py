@@ -104,6 +104,22 @@ def import_block(
     return block, sorted(set(modules))
 
 
+def _compiled_dependencies(module_names: list[str]) -> set[str]:
+    """The toolkit's modules (``solvers``, ``cgt``) whose functions or constants the named
+    modules import: numba inlines those into the copy, but its disk cache checks only the
+    copy's own file, so their source must change the copy's name."""
+    found: set[str] = set()
+    for module_name in module_names:
+        module = sys.modules.get(module_name)
+        for value in vars(module).values() if module is not None else ():
+            python = getattr(value, "py_func", value)
+            origin = value.__name__ if isinstance(value, ModuleType) else None
+            origin = origin or getattr(python, "__module__", None)
+            if isinstance(origin, str) and origin.split(".")[0] in ("solvers", "cgt"):
+                found.add(origin)
+    return found - set(module_names)
+
+
 def _source_of(module_name: str) -> str:
     module = sys.modules.get(module_name)
     try:
@@ -126,8 +142,9 @@ def specialise(template: str, hooks: dict[str, Any]) -> ModuleType:
     _, tail = rest.split(_END)
     block, modules = import_block(hooks, required, optional)
     text = head + _BEGIN + block + _END + tail
+    sources = sorted(set(modules) | _compiled_dependencies([template, *modules]))
     digest = hashlib.sha256(
-        "\0".join([text, *(_source_of(m) for m in modules)]).encode()
+        "\0".join([text, *(_source_of(m) for m in sources)]).encode()
     ).hexdigest()[:20]
     name = f"cgt_engine_{template.rsplit('.', 1)[-1]}_{digest}"
     if name in _built:
