@@ -1,6 +1,6 @@
 """Super Nonnect (cgt.games.super_nonnect) as a plug-in of the engine (docs/engine.md), every
 shape up to 128 cells (hex7: 49, square 3 x 3: 81): its rules on bitboards, for the engine's
-alpha-beta (:mod:`solvers.engine`) and the Monte-Carlo player, and its own df-pn.
+alpha-beta and df-pn (:mod:`solvers.engine`) and the Monte-Carlo player.
 
 Why a separate statement of the rules: every cut needs a connectivity test of the uncut
 cells, slow in Python. Here the cut cells are two uint64 words (cells renumbered 0..N-1 in
