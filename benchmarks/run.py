@@ -2,10 +2,13 @@
 
     python benchmarks/run.py            # every case, writes benchmarks/RESULTS.md
     python benchmarks/run.py --only control   # cases whose name contains "control"
+    python benchmarks/run.py --markdown       # rewrite RESULTS.md from the stored results
 
-Each case runs in its own subprocess so that its memory peak (max RSS) is its own. Results go
-to ``benchmarks/RESULTS.md`` with the machine, the date and the commit. Cases that compare a
-compiled path with the pure-Python path run both in the same invocation.
+Each case runs in its own subprocess so that its memory peak (max RSS) is its own. Every
+case's measurement is stored in ``benchmarks/results.json`` with the run that measured it
+(machine, date, commit, load average, command): ``--only`` measures some cases again and
+keeps the others, and ``benchmarks/RESULTS.md`` is generated from that file alone. Cases
+that compare a compiled path with the pure-Python path run both in the same invocation.
 """
 
 from __future__ import annotations
@@ -254,12 +257,80 @@ def comparison_table(rows: list[tuple[str, dict[str, Any]]]) -> list[str]:
     return header + out
 
 
+RESULTS_JSON = ROOT / "benchmarks" / "results.json"
+
+
+def load_results() -> dict[str, Any]:
+    """The stored measurements: ``runs`` (id -> machine, date, commit, loads, command) and
+    ``cases`` (name -> the measurement and its run's id)."""
+    if RESULTS_JSON.exists():
+        data: dict[str, Any] = json.loads(RESULTS_JSON.read_text())
+        return data
+    return {"runs": {}, "cases": {}}
+
+
+def measure(args: argparse.Namespace, stored: dict[str, Any]) -> None:
+    """Measure the selected cases, each in a fresh process, and store them as one run."""
+    load_before = load_average()
+    info = machine()
+    run_id = info["date"]
+    for name in CASES:
+        if args.only not in name:
+            continue
+        print(f"running {name} ...", file=sys.stderr, flush=True)
+        try:
+            proc = subprocess.run(
+                [sys.executable, __file__, "--case", name],
+                capture_output=True,
+                text=True,
+                timeout=args.timeout,
+                check=False,
+            )
+            if proc.returncode != 0:
+                last = (proc.stderr.strip().splitlines() or ["failed"])[-1]
+                result: dict[str, Any] = {"error": last}
+            else:
+                result = json.loads(proc.stdout.strip().splitlines()[-1])
+        except subprocess.TimeoutExpired:
+            result = {"error": f"timed out after {args.timeout:.0f} s"}
+        stored["cases"][name] = {"run": run_id, "result": result}
+        stored["runs"][run_id] = {
+            **info,
+            "load_before": load_before,
+            "load_after": load_average(),
+            "command": "python benchmarks/run.py" + (f" --only {args.only}" if args.only else ""),
+        }
+        live = {c["run"] for c in stored["cases"].values()}
+        stored["runs"] = {k: v for k, v in stored["runs"].items() if k in live}
+        RESULTS_JSON.write_text(json.dumps(stored, indent=1, sort_keys=True) + "\n")
+
+
+def stored_rows(stored: dict[str, Any]) -> tuple[dict[str, str], list[tuple[str, dict[str, Any]]]]:
+    """The machine of the latest run, and the stored cases in the suite's order."""
+    runs = stored["runs"]
+    info = runs[max(runs)] if runs else {}
+    rows = [(name, stored["cases"][name]["result"]) for name in CASES if name in stored["cases"]]
+    return info, rows
+
+
+def run_lines(stored: dict[str, Any]) -> list[str]:
+    return [
+        f"{i + 1}. {run['date']}, commit `{run['commit']}`, load average (1 min) before / "
+        f"after {run['load_before']} / {run['load_after']} on {run['cores']} cores: "
+        f"`{run['command']}`"
+        for i, (_, run) in enumerate(sorted(stored["runs"].items()))
+    ]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--only", default="", help="run only cases whose name contains this")
     parser.add_argument("--case", help=argparse.SUPPRESS)  # internal: run one case, print JSON
+    parser.add_argument(
+        "--markdown", action="store_true", help="rewrite --output from the stored results only"
+    )
     parser.add_argument("--timeout", type=float, default=1800.0)
     parser.add_argument("--output", type=Path, default=ROOT / "benchmarks" / "RESULTS.md")
     parser.add_argument(
@@ -275,52 +346,39 @@ def main() -> None:
     if args.case:
         print(json.dumps(run_one(args.case)))
         return
-    rows = []
-    load_before = load_average()
-    for name in CASES:
-        if args.only not in name:
-            continue
-        print(f"running {name} ...", file=sys.stderr, flush=True)
-        try:
-            proc = subprocess.run(
-                [sys.executable, __file__, "--case", name],
-                capture_output=True,
-                text=True,
-                timeout=args.timeout,
-                check=False,
-            )
-            if proc.returncode != 0:
-                last = (proc.stderr.strip().splitlines() or ["failed"])[-1]
-                rows.append((name, {"error": last}))
-                continue
-            rows.append((name, json.loads(proc.stdout.strip().splitlines()[-1])))
-        except subprocess.TimeoutExpired:
-            rows.append((name, {"error": f"timed out after {args.timeout:.0f} s"}))
-    info = machine()
+    stored = load_results()
+    if not args.markdown:
+        measure(args, stored)
+    info, rows = stored_rows(stored)
+    if not rows:
+        raise SystemExit(f"no stored results in {RESULTS_JSON.relative_to(ROOT)}: run the suite")
     lines = [
         "# Benchmark results",
         "",
         f"Machine: {info['cpu']}, {info['cores']} cores, {info['memory']}; {info['system']}; "
         f"Python {info['python']}.",
-        f"Date: {info['date']}. Commit: `{info['commit']}`.",
-        f"Load average (1 min) before / after the run: {load_before} / {load_average()} "
-        "(2 cores; a load above 1 means other work shared the machine).",
         "",
-        "Command: `python benchmarks/run.py`. Each case runs in a fresh process; `rate` is "
-        "positions (retrograde) or nodes (search) per second; compile times are reported "
-        "as separate cases.",
+        f"<!-- generated by benchmarks/run.py from {RESULTS_JSON.relative_to(ROOT)} -->",
         "",
-        "| case | result | positions / nodes | time (s) | rate (/s) | peak RSS (MiB) | note |",
-        "|---|---|---:|---:|---:|---:|---|",
+        "Each case runs in a fresh process; `rate` is positions (retrograde) or nodes (search) "
+        "per second; compile times are reported as separate cases. The run column names the "
+        "run that measured the case:",
+        "",
+        *run_lines(stored),
+        "",
+        "| case | result | positions / nodes | time (s) | rate (/s) | peak RSS (MiB) | run | note |",
+        "|---|---|---:|---:|---:|---:|---:|---|",
     ]
+    run_number = {run_id: i + 1 for i, run_id in enumerate(sorted(stored["runs"]))}
     for name, r in rows:
+        number = run_number[stored["cases"][name]["run"]]
         if "error" in r:
-            lines.append(f"| {name} | error: {r['error']} | | | | | |")
+            lines.append(f"| {name} | error: {r['error']} | | | | | {number} | |")
             continue
         lines.append(
             f"| {name} | {r.get('result', '')} | {r.get('positions', 0):,} | "
             f"{r['seconds']:.3f} | {r.get('rate', 0):,.0f} | {r['max_rss_mib']:.0f} | "
-            f"{r.get('note', '')} |"
+            f"{number} | {r.get('note', '')} |"
         )
     lines += comparison_table(rows)
     extra = [r for _, r in rows if "open" in r]
@@ -331,7 +389,7 @@ def main() -> None:
 
     lines += ["", *frontier_table()]
     args.output.write_text("\n".join(lines) + "\n")
-    print("\n".join(lines))
+    print(f"wrote {args.output}", file=sys.stderr)
 
 
 if __name__ == "__main__":
