@@ -73,7 +73,7 @@ CHILD_NODES = 3_000_000
 #: Options of the current kernel measured one at a time against its defaults.
 VARIANTS: dict[str, dict[str, Any]] = {
     "no ETC": {"etc": False},
-    "with history (depth)": {"history": True},
+    "no history": {"history": False},
     "symmetry: none": {"symmetry_cuts": -1},
     "symmetry: <= 2 cuts": {"symmetry_cuts": 2},
     "symmetry: <= 8 cuts": {"symmetry_cuts": 8},

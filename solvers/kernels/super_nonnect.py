@@ -543,9 +543,7 @@ class SuperNonnectKernel(CompiledKernel):
     ``symmetry_cuts``: positions with at most this many cuts are keyed by their canonical
     image (default: DEFAULT_SYMMETRY_CUTS for alpha-beta, every position for df-pn); < 0
     turns symmetry off. ``mobility_ordering``: the plug-in's ``order`` (replies left to the
-    opponent); ``etc``, ``history``: the engine's (history off by default: the replies left
-    already order the moves, and history's reordering searched more nodes on the benchmark,
-    benchmarks/SUPER_NONNECT_KERNEL.md). ``deepening``: the engine's horizon
+    opponent); ``etc``, ``history``: the engine's. ``deepening``: the engine's horizon
     passes (value mode; one ply, that is one cut, deeper each pass), off by default and
     ignored in remoteness mode.
     """
@@ -562,7 +560,7 @@ class SuperNonnectKernel(CompiledKernel):
         method: str = "alphabeta",
         etc: bool = True,
         deepening: bool = False,
-        history: bool = False,
+        history: bool = True,
     ) -> None:
         if symmetry_cuts is None:
             symmetry_cuts = DEFAULT_SYMMETRY_CUTS if method == "alphabeta" else MAX_CELLS
