@@ -70,27 +70,37 @@ def _origin(function: Any, hook: str) -> tuple[str, str]:
     return module, name
 
 
+def _binding(hook: str, function: Any) -> tuple[str, list[str]]:
+    """(module, the block's lines) binding ``function`` to the name ``hook``."""
+    module, name = _origin(function, hook)
+    if name.startswith("loose["):
+        return module, [
+            f"from {module} import loose as _loose_{hook}\n",
+            f"{hook} = _loose_{hook}{name[5:]}\n",
+        ]
+    return module, [f"from {module} import {name} as {hook}\n"]
+
+
 def import_block(hooks: dict[str, Any]) -> tuple[str, list[str]]:
     """The template's plug-in block binding ``hooks`` (name -> compiled function; optional
-    ones may be missing; ``nrt``: whether the plug-in needs numba's reference counting), and
-    the modules it imports from."""
+    ones may be missing; ``nrt``: whether the plug-in needs numba's reference counting; a
+    name beyond the engine's hooks, such as the ranked retrograde's ``rank``, is a hook of
+    the template's own, bound as given), and the modules it imports from."""
     lines = []
     modules = []
-    for hook in REQUIRED_HOOKS + OPTIONAL_HOOKS + (CHILD_KEY,):
+    engine_hooks = REQUIRED_HOOKS + OPTIONAL_HOOKS + (CHILD_KEY,)
+    own_hooks = tuple(hook for hook in hooks if hook not in engine_hooks and hook != "nrt")
+    for hook in engine_hooks + own_hooks:
         function = hooks.get(hook)
         if function is None:
-            if hook in REQUIRED_HOOKS:
+            if hook in REQUIRED_HOOKS or hook in own_hooks:
                 raise ParameterError(f"the plug-in gives no {hook} function")
             if hook in OPTIONAL_HOOKS:
                 lines.append(f"from solvers.engine_defaults import {hook}\n")
             continue
-        module, name = _origin(function, hook)
+        module, binding = _binding(hook, function)
         modules.append(module)
-        if name.startswith("loose["):
-            lines.append(f"from {module} import loose as _loose_{hook}\n")
-            lines.append(f"{hook} = _loose_{hook}{name[5:]}\n")
-        else:
-            lines.append(f"from {module} import {name} as {hook}\n")
+        lines += binding
     block = "".join(lines) + f"\nNRT = {bool(hooks.get('nrt', True))}\n"
     if hooks.get(CHILD_KEY) is None:
         block += _DEFAULT_CHILD_KEY

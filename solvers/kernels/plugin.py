@@ -43,3 +43,7 @@ class KernelPlugin:
     #: its plug-in of the engine's exact search for a game instance, when it is not the
     #: playout one (a state with more words kept for the search: counts, symmetric images)
     engine: Callable[[Game[Any, Any]], PlayoutRules] | None = None
+    #: its ranked space for a game instance (:class:`solvers.sweep.RankedSpace`: the
+    #: positions of the game's start ranked, for the engine's ranked retrograde), where its
+    #: tier module does not give one as ``ranked_space``
+    ranked_space: Callable[[Game[Any, Any]], Any] | None = None

@@ -1,0 +1,234 @@
+"""The engine's ranked retrograde, written once; :mod:`solvers.engine_build` compiles a copy per
+game (the Python side is :mod:`solvers.sweep`, the plug-in's side docs/engine.md).
+
+This module is a template, like :mod:`solvers.engine_search`: the block between the
+``plug-in`` markers binds the game's rules (``generate``, ``final``, ``play``, ``mover``,
+``final_remoteness``) and its ranking (``rank``, ``unrank``, and the record layout
+``record_of`` / ``record_value``, :mod:`solvers.store`'s by default); unspecialised it binds
+stubs (an empty space).
+
+What it computes
+----------------
+The value of every position of a range of ranks of an *acyclic* game, each evaluated from all
+of its children (no pruning): a position is won one ply more than its fastest child lost by
+that child's mover (kept when the same player moves again), drawn when no child is won for it
+and one is drawn, else lost one ply more than its slowest child (the convention of
+:mod:`solvers.retrograde`); a finished position is worth ``final`` in ``final_remoteness``
+plies. Records below :data:`SOLVED` are not solved (0 nothing, :data:`MARKED` reached but
+not solved); every record written is final.
+
+How: a memoised depth-first pass with an explicit stack (one frame a ply, no recursion): the
+next unsolved rank of the range is decoded (``unrank``) and entered; a child whose record is
+solved is read, an unsolved one is entered in its turn and its record written when its last
+child is in. A child ranked :data:`~solvers.engine_sweep_defaults.TRANSIENT` has no record:
+it is evaluated each time it is met (Interleave's states just after a pass). So the order of
+the range is free: where every move raises the rank, a descending range meets every child
+solved before its parent, and the pass is a plain sweep that never goes deeper than a
+transient child; elsewhere (LAG inside a tier) it solves what it needs as it goes.
+
+Budget: the pass stops before entering a node once ``ctl[S_NODES]`` reaches
+``ctl[S_NODE_LIMIT]``, with its stack and its place in the range kept (``C_DEPTH``,
+``C_CURSOR``): called again with the same arguments it goes on where it stopped. A child
+ranked :data:`~solvers.engine_sweep_defaults.OUTSIDE` (``S_OUTSIDE``) or a path deeper than
+the stack (``S_OVERFLOW``: a cycle, or too small a ``max_ply``) drops the stack and stops.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from solvers.engine_sweep_defaults import OUTSIDE
+from solvers.kernel_table import I64
+
+# isort: split
+# <plug-in>
+from solvers.engine_defaults import final_remoteness
+from solvers.engine_defaults import unplugged_final as final
+from solvers.engine_defaults import unplugged_generate as generate
+from solvers.engine_defaults import unplugged_mover as mover
+from solvers.engine_defaults import unplugged_play as play
+from solvers.engine_sweep_defaults import record_of, record_value
+from solvers.engine_sweep_defaults import unplugged_rank as rank
+from solvers.engine_sweep_defaults import unplugged_unrank as unrank
+
+NRT = True
+# </plug-in>
+
+#: Records below this are not solved.
+SOLVED = 2
+#: The record of a position reached but not solved (a range may take only these).
+MARKED = 1
+#: Larger than every remoteness (no won child yet).
+NO_WIN = 1 << 40
+
+# the control array ``ctl`` (int64)
+#: the next rank of the range to take, and the frames on the stack, kept between calls
+C_CURSOR = 0
+C_DEPTH = 1
+#: 1: take only the ranks whose record is MARKED
+C_ONLY_MARKED = 2
+S_NODES = 3
+S_NODE_LIMIT = 4
+S_ABORTED = 5
+S_OVERFLOW = 6
+S_OUTSIDE = 7
+S_MAX_DEPTH = 8
+#: 1: the pass solves the one root the caller put in ``states[0]`` (2 once entered)
+C_ROOT = 9
+#: the result and remoteness of the last position solved at the bottom of the stack
+S_RESULT = 10
+S_REMOTENESS = 11
+CTL_LENGTH = 16
+
+# a frame: its rank (or TRANSIENT), its moves and the next one, the fastest won child, the
+# slowest lost one, whether a child is drawn, its mover
+F_INDEX, F_COUNT, F_NEXT, F_WIN, F_LOSS, F_DRAW, F_MOVER = range(7)
+FRAME_COLUMNS = 8
+
+
+@njit(cache=True, inline="always")
+def _fold(frame: np.ndarray, result: I64, remoteness: I64, same_mover: bool) -> None:
+    """Take a child worth ``result`` for its own mover into its parent's frame."""
+    if not same_mover:
+        result = -result
+    if result > 0:
+        if remoteness < frame[F_WIN]:
+            frame[F_WIN] = remoteness
+    elif result == 0:
+        frame[F_DRAW] = 1
+    elif remoteness > frame[F_LOSS]:
+        frame[F_LOSS] = remoteness
+
+
+# Numba's reference counting as the plug-in asks (``NRT`` above; solvers.engine_search).
+@njit(cache=True, _nrt=NRT)  # type: ignore[call-overload]
+def solve(
+    first: I64,
+    last: I64,
+    step: I64,
+    records: np.ndarray,
+    tables: object,
+    states: np.ndarray,
+    moves: np.ndarray,
+    frames: np.ndarray,
+    ctl: np.ndarray,
+) -> I64:
+    """Solve every unsolved rank from ``first`` by ``step`` (1 or -1) up to ``last``
+    (excluded; a fresh range starts with ``ctl[C_CURSOR] = first`` and ``ctl[C_DEPTH] =
+    0``), or with ``ctl[C_ROOT] = 1`` the root in ``states[0]`` (its value, stored or not, in
+    ``ctl[S_RESULT]`` and ``ctl[S_REMOTENESS]``). Returns 1 when the range is done, 0 when stopped (``S_ABORTED``, ``S_OUTSIDE``,
+    ``S_OVERFLOW``). ``states`` (rows of the state's words), ``moves`` (rows of
+    ``max_moves``) and ``frames`` (rows of :data:`FRAME_COLUMNS`) are the stack, ``max_ply +
+    1`` rows each."""
+    max_ply = states.shape[0] - 1
+    only_marked = ctl[C_ONLY_MARKED] != 0
+    depth = ctl[C_DEPTH]
+    cursor = ctl[C_CURSOR]
+    while True:
+        if depth == 0 and ctl[C_ROOT] != 0:
+            # one root, given in ``states[0]``: entered once, then done
+            if ctl[C_ROOT] == 2:
+                return 1
+            if ctl[S_NODES] >= ctl[S_NODE_LIMIT]:
+                ctl[S_ABORTED] = 1
+                return 0
+            ctl[C_ROOT] = 2
+            index = rank(states[0], tables)
+            if index == OUTSIDE:
+                ctl[S_OUTSIDE] = 1
+                return 0
+            ply = 0
+        elif depth == 0:
+            found = np.int64(-1)
+            while cursor != last:
+                record = records[cursor]
+                if record < SOLVED and (record == MARKED or not only_marked):
+                    found = cursor
+                    break
+                cursor += step
+            if found < 0:
+                ctl[C_CURSOR] = cursor
+                return 1
+            if ctl[S_NODES] >= ctl[S_NODE_LIMIT]:
+                ctl[S_ABORTED] = 1
+                ctl[C_CURSOR] = cursor
+                return 0
+            cursor += step
+            unrank(found, tables, states[0])
+            ply = 0
+            index = found
+        else:
+            parent = depth - 1
+            fr = frames[parent]
+            if fr[F_NEXT] == fr[F_COUNT]:
+                # every child is in: the node's value
+                if fr[F_WIN] < NO_WIN:
+                    result, remoteness = np.int64(1), fr[F_WIN] + 1
+                elif fr[F_DRAW] != 0:
+                    result, remoteness = np.int64(0), np.int64(0)
+                else:
+                    result, remoteness = np.int64(-1), fr[F_LOSS] + 1
+                if fr[F_INDEX] >= 0:
+                    records[fr[F_INDEX]] = record_of(result, remoteness, states[parent], tables)
+                depth = parent
+                if depth > 0:
+                    up = frames[depth - 1]
+                    _fold(up, result, remoteness, mover(states[parent], tables) == up[F_MOVER])
+                else:
+                    ctl[S_RESULT] = result
+                    ctl[S_REMOTENESS] = remoteness
+                continue
+            if depth > max_ply:
+                ctl[S_OVERFLOW] = 1
+                ctl[C_DEPTH] = 0
+                ctl[C_CURSOR] = cursor
+                return 0
+            play(states[parent], moves[parent, fr[F_NEXT]], tables, states[depth])
+            index = rank(states[depth], tables)
+            if index == OUTSIDE:
+                ctl[S_OUTSIDE] = 1
+                ctl[C_DEPTH] = 0
+                ctl[C_CURSOR] = cursor
+                return 0
+            if index >= 0:
+                record = np.int64(records[index])
+                if record >= SOLVED:
+                    fr[F_NEXT] += 1
+                    result, remoteness = record_value(record)
+                    _fold(fr, result, remoteness, mover(states[depth], tables) == fr[F_MOVER])
+                    continue
+            if ctl[S_NODES] >= ctl[S_NODE_LIMIT]:
+                ctl[S_ABORTED] = 1
+                ctl[C_DEPTH] = depth
+                ctl[C_CURSOR] = cursor
+                return 0
+            fr[F_NEXT] += 1
+            ply = depth
+        # enter the node at ``ply`` (its state in ``states[ply]``, its rank ``index``)
+        ctl[S_NODES] += 1
+        if ply > ctl[S_MAX_DEPTH]:
+            ctl[S_MAX_DEPTH] = ply
+        state = states[ply]
+        count = generate(state, tables, moves[ply])
+        if count == 0:
+            result = np.int64(final(state, tables))
+            remoteness = np.int64(final_remoteness(state, tables)) if result != 0 else 0
+            if index >= 0:
+                records[index] = record_of(result, remoteness, state, tables)
+            if ply > 0:
+                up = frames[ply - 1]
+                _fold(up, result, remoteness, mover(state, tables) == up[F_MOVER])
+            else:
+                ctl[S_RESULT] = result
+                ctl[S_REMOTENESS] = remoteness
+            continue
+        fr = frames[ply]
+        fr[F_INDEX] = index
+        fr[F_COUNT] = count
+        fr[F_NEXT] = 0
+        fr[F_WIN] = NO_WIN
+        fr[F_LOSS] = -1
+        fr[F_DRAW] = 0
+        fr[F_MOVER] = mover(state, tables)
+        depth = ply + 1
