@@ -38,7 +38,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from solvers.engine_sweep_defaults import OUTSIDE
+from solvers.engine_sweep_defaults import OUTSIDE, TRANSIENT
 from solvers.kernel_table import I64
 
 # isort: split
@@ -48,12 +48,24 @@ from solvers.engine_defaults import unplugged_final as final
 from solvers.engine_defaults import unplugged_generate as generate
 from solvers.engine_defaults import unplugged_mover as mover
 from solvers.engine_defaults import unplugged_play as play
-from solvers.engine_sweep_defaults import record_of, record_value
+from solvers.engine_sweep_defaults import record_mover, record_of, record_value
 from solvers.engine_sweep_defaults import unplugged_rank as rank
 from solvers.engine_sweep_defaults import unplugged_unrank as unrank
 
 NRT = True
 # </plug-in>
+
+
+@njit(cache=True, inline="always")
+def _child_rank_by_play(state, code, tables, scratch):  # type: ignore[no-untyped-def]
+    play(state, code, tables, scratch)
+    return rank(scratch, tables)
+
+
+#: ``child_rank(state, code, tables, scratch)``: the rank of the child after ``code``; the
+#: plug-in's where the block binds one (computed without playing the move), else the move
+#: played into ``scratch`` and ranked
+child_rank = globals().get("child_rank", _child_rank_by_play)
 
 #: Records below this are not solved.
 SOLVED = 2
@@ -79,6 +91,8 @@ C_ROOT = 9
 #: the result and remoteness of the last position solved at the bottom of the stack
 S_RESULT = 10
 S_REMOTENESS = 11
+#: 1: every move hands the turn over (a solved child's mover needs no asking)
+C_ALTERNATING = 12
 CTL_LENGTH = 16
 
 # a frame: its rank (or TRANSIENT), its moves and the next one, the fastest won child, the
@@ -109,20 +123,19 @@ def solve(
     step: I64,
     records: np.ndarray,
     tables: object,
-    states: np.ndarray,
-    moves: np.ndarray,
-    frames: np.ndarray,
+    stack: tuple[np.ndarray, np.ndarray, np.ndarray],
     ctl: np.ndarray,
 ) -> I64:
     """Solve every unsolved rank from ``first`` by ``step`` (1 or -1) up to ``last``
     (excluded; a fresh range starts with ``ctl[C_CURSOR] = first`` and ``ctl[C_DEPTH] =
     0``), or with ``ctl[C_ROOT] = 1`` the root in ``states[0]`` (its value, stored or not, in
     ``ctl[S_RESULT]`` and ``ctl[S_REMOTENESS]``). Returns 1 when the range is done, 0 when stopped (``S_ABORTED``, ``S_OUTSIDE``,
-    ``S_OVERFLOW``). ``states`` (rows of the state's words), ``moves`` (rows of
-    ``max_moves``) and ``frames`` (rows of :data:`FRAME_COLUMNS`) are the stack, ``max_ply +
-    1`` rows each."""
+    ``S_OVERFLOW``). ``stack`` is ``(states, moves, frames)``: rows of the state's words, of
+    ``max_moves`` and of :data:`FRAME_COLUMNS`, ``max_ply + 1`` rows each."""
+    states, moves, frames = stack
     max_ply = states.shape[0] - 1
     only_marked = ctl[C_ONLY_MARKED] != 0
+    alternating = ctl[C_ALTERNATING] != 0
     depth = ctl[C_DEPTH]
     cursor = ctl[C_CURSOR]
     while True:
@@ -159,16 +172,58 @@ def solve(
             ply = 0
             index = found
         else:
+            if depth > max_ply:  # no row left for a child
+                ctl[S_OVERFLOW] = 1
+                ctl[C_DEPTH] = 0
+                ctl[C_CURSOR] = cursor
+                return 0
             parent = depth - 1
             fr = frames[parent]
-            if fr[F_NEXT] == fr[F_COUNT]:
+            # the solved children in a row, their values kept in locals
+            own = fr[F_MOVER]
+            fastest_win = fr[F_WIN]
+            slowest_loss = fr[F_LOSS]
+            drawn = fr[F_DRAW]
+            following = fr[F_NEXT]
+            count = fr[F_COUNT]
+            code = np.int64(0)
+            index = np.int64(0)
+            while following < count:
+                code = moves[parent, following]
+                index = child_rank(states[parent], code, tables, states[depth])
+                if index < 0:
+                    break
+                record = np.int64(records[index])
+                if record < SOLVED:
+                    break
+                following += 1
+                result, remoteness = record_value(record)
+                child_mover = record_mover(record)
+                if child_mover >= 0:
+                    same_mover = child_mover == own
+                elif alternating:
+                    same_mover = False
+                else:
+                    play(states[parent], code, tables, states[depth])
+                    same_mover = mover(states[depth], tables) == own
+                if not same_mover:
+                    result = -result
+                # branch-free: won and lost children come as data the predictor cannot guess
+                fastest_win = min(fastest_win, remoteness if result > 0 else NO_WIN)
+                slowest_loss = max(slowest_loss, remoteness if result < 0 else -1)
+                drawn |= result == 0
+            fr[F_NEXT] = following
+            fr[F_WIN] = fastest_win
+            fr[F_LOSS] = slowest_loss
+            fr[F_DRAW] = drawn
+            if following == count:
                 # every child is in: the node's value
-                if fr[F_WIN] < NO_WIN:
-                    result, remoteness = np.int64(1), fr[F_WIN] + 1
-                elif fr[F_DRAW] != 0:
+                if fastest_win < NO_WIN:
+                    result, remoteness = np.int64(1), fastest_win + 1
+                elif drawn != 0:
                     result, remoteness = np.int64(0), np.int64(0)
                 else:
-                    result, remoteness = np.int64(-1), fr[F_LOSS] + 1
+                    result, remoteness = np.int64(-1), slowest_loss + 1
                 if fr[F_INDEX] >= 0:
                     records[fr[F_INDEX]] = record_of(result, remoteness, states[parent], tables)
                 depth = parent
@@ -179,31 +234,18 @@ def solve(
                     ctl[S_RESULT] = result
                     ctl[S_REMOTENESS] = remoteness
                 continue
-            if depth > max_ply:
-                ctl[S_OVERFLOW] = 1
-                ctl[C_DEPTH] = 0
-                ctl[C_CURSOR] = cursor
-                return 0
-            play(states[parent], moves[parent, fr[F_NEXT]], tables, states[depth])
-            index = rank(states[depth], tables)
             if index == OUTSIDE:
                 ctl[S_OUTSIDE] = 1
                 ctl[C_DEPTH] = 0
                 ctl[C_CURSOR] = cursor
                 return 0
-            if index >= 0:
-                record = np.int64(records[index])
-                if record >= SOLVED:
-                    fr[F_NEXT] += 1
-                    result, remoteness = record_value(record)
-                    _fold(fr, result, remoteness, mover(states[depth], tables) == fr[F_MOVER])
-                    continue
             if ctl[S_NODES] >= ctl[S_NODE_LIMIT]:
                 ctl[S_ABORTED] = 1
                 ctl[C_DEPTH] = depth
                 ctl[C_CURSOR] = cursor
                 return 0
             fr[F_NEXT] += 1
+            play(states[parent], code, tables, states[depth])
             ply = depth
         # enter the node at ``ply`` (its state in ``states[ply]``, its rank ``index``)
         ctl[S_NODES] += 1
@@ -232,3 +274,53 @@ def solve(
         fr[F_DRAW] = 0
         fr[F_MOVER] = mover(state, tables)
         depth = ply + 1
+
+
+@njit(cache=True, _nrt=NRT)  # type: ignore[call-overload]
+def mark(
+    first: I64,
+    last: I64,
+    records: np.ndarray,
+    tables: object,
+    stack: tuple[np.ndarray, np.ndarray, np.ndarray],
+    ctl: np.ndarray,
+) -> I64:
+    """Forward pass over ranks ``first .. last - 1`` in increasing order, for a game whose
+    moves raise the rank: the children of every :data:`MARKED` rank are marked too (through
+    the transient positions between them). Returns the number of marked ranks met; 0 with
+    ``S_OUTSIDE`` or ``S_OVERFLOW`` set when a child is outside the space or the
+    transients nest deeper than the stack (:func:`solve`'s)."""
+    states, moves, frames = stack
+    max_ply = states.shape[0] - 1
+    met = 0
+    for index in range(first, last):
+        if records[index] != MARKED:
+            continue
+        met += 1
+        unrank(index, tables, states[0])
+        frames[0, F_COUNT] = generate(states[0], tables, moves[0])
+        frames[0, F_NEXT] = 0
+        depth = 1
+        while depth > 0:
+            fr = frames[depth - 1]
+            if fr[F_NEXT] == fr[F_COUNT]:
+                depth -= 1
+                continue
+            if depth > max_ply:
+                ctl[S_OVERFLOW] = 1
+                return 0
+            code = moves[depth - 1, fr[F_NEXT]]
+            fr[F_NEXT] += 1
+            child = child_rank(states[depth - 1], code, tables, states[depth])
+            if child >= 0:
+                if records[child] == 0:
+                    records[child] = MARKED
+            elif child == TRANSIENT:
+                play(states[depth - 1], code, tables, states[depth])
+                frames[depth, F_COUNT] = generate(states[depth], tables, moves[depth])
+                frames[depth, F_NEXT] = 0
+                depth += 1
+            else:
+                ctl[S_OUTSIDE] = 1
+                return 0
+    return met

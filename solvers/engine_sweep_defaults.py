@@ -35,6 +35,12 @@ def record_value(record: I64) -> tuple[I64, I64]:
     return (np.int64(1) if field == WIN else np.int64(-1)), record & REMOTENESS_MASK
 
 
+@njit(cache=True, inline="always")
+def record_mover(record: I64) -> I64:
+    """The mover a record keeps, -1 where it keeps none (then the engine asks ``mover``)."""
+    return np.int64(-1)
+
+
 # ------------------------------------------------------------------ the template's stubs
 @njit(cache=True, inline="always")
 def unplugged_rank(state: np.ndarray, tables: object) -> I64:

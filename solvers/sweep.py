@@ -15,6 +15,7 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from types import ModuleType
 from typing import Any
 
 import numpy as np
@@ -25,12 +26,14 @@ from cgt.protocol import Game, Outcome
 from solvers.budget import SearchBudgetExceeded
 from solvers.engine_build import specialise
 from solvers.engine_sweep import (
+    C_ALTERNATING,
     C_CURSOR,
     C_DEPTH,
     C_ONLY_MARKED,
     C_ROOT,
     CTL_LENGTH,
     FRAME_COLUMNS,
+    MARKED,
     S_ABORTED,
     S_NODE_LIMIT,
     S_NODES,
@@ -40,8 +43,14 @@ from solvers.engine_sweep import (
     S_RESULT,
     SOLVED,
 )
-from solvers.engine_sweep_defaults import OUTSIDE, TRANSIENT, record_of, record_value
-from solvers.playout import PlayoutRules
+from solvers.engine_sweep_defaults import (
+    OUTSIDE,
+    TRANSIENT,
+    record_mover,
+    record_of,
+    record_value,
+)
+from solvers.playout import PlayoutRules, int_words
 
 #: The template of the ranked retrograde (compiled per plug-in).
 TEMPLATE = "solvers.engine_sweep"
@@ -50,6 +59,18 @@ DEFAULT_MAX_PLY = 1024
 #: Target wall time of one compiled slice (progress, deadline and Ctrl-C granularity).
 SLICE_SECONDS = 0.5
 FIRST_SLICE_NODES = 1 << 16
+#: Ranks per compiled call of the marking pass (progress and deadline between calls).
+MARK_CHUNK = 1 << 22
+
+
+def ranked_rules(game: Game[Any, Any], module: ModuleType, **fields: Any) -> PlayoutRules:
+    """The rules of a ranked space whose module defines them as ``ranked_final``,
+    ``ranked_generate``, ``ranked_play`` and ``ranked_mover``; the other fields by keyword
+    (``decode`` default: the state's words as ints)."""
+    hooks = {
+        name: getattr(module, f"ranked_{name}") for name in ("final", "generate", "play", "mover")
+    }
+    return PlayoutRules(game=game, **hooks, **{"decode": int_words, **fields})
 
 
 class OutsideSpaceError(CGTError):
@@ -74,6 +95,12 @@ class RankedSpace:
     #: records are at least 2 (0 and 1 mean not solved)
     record_of: Callable[..., int] | None = None
     record_value: Callable[..., Any] | None = None
+    #: ``record_mover(record) -> int``: the mover a record keeps (spares the engine asking
+    #: ``mover`` of a solved child, where that costs); None: records keep none
+    record_mover: Callable[..., int] | None = None
+    #: ``child_rank(state, code, tables, scratch) -> int``: the rank of the child after
+    #: ``code`` without playing it (None: played into ``scratch`` and ranked)
+    child_rank: Callable[..., int] | None = None
     record_dtype: Any = np.uint16
     #: every move raises the rank (a transient state's children too): a descending range
     #: meets every child solved, the cheapest order
@@ -92,6 +119,8 @@ class RankedSpace:
             "unrank": self.unrank,
             "record_of": self.record_of or record_of,
             "record_value": self.record_value or record_value,
+            "record_mover": self.record_mover or record_mover,
+            **({"child_rank": self.child_rank} if self.child_rank is not None else {}),
             "nrt": rules.nrt,
         }
 
@@ -136,9 +165,14 @@ class SweepEngine:
         )
         self.max_ply = max_ply
         self.states = np.zeros((max_ply + 1, rules.words), dtype=np.uint64)
-        self.moves = np.zeros((max_ply + 1, max(rules.max_moves, 1)), dtype=np.int64)
-        self.frames = np.zeros((max_ply + 1, FRAME_COLUMNS), dtype=np.int64)
+        #: the pass's stack: states, moves, frames
+        self.stack = (
+            self.states,
+            np.zeros((max_ply + 1, max(rules.max_moves, 1)), dtype=np.int64),
+            np.zeros((max_ply + 1, FRAME_COLUMNS), dtype=np.int64),
+        )
         self.ctl = np.zeros(CTL_LENGTH, dtype=np.int64)
+        self.ctl[C_ALTERNATING] = int(rules.alternating)
         self.slice_nodes = FIRST_SLICE_NODES
         self.started = time.perf_counter()
         self.deadline: float | None = None
@@ -191,6 +225,60 @@ class SweepEngine:
             return Outcome.DRAW, None
         return (Outcome.WIN if result > 0 else Outcome.LOSS), remoteness
 
+    def mark_reached(self, state: np.ndarray, progress: Progress | None = None) -> int:
+        """Mark every rank ``state`` reaches (a space whose moves raise the rank, before
+        ``solve_range(..., only_marked=True)``); returns the lowest rank marked (``size``
+        when none is)."""
+        space = self.space
+        rules = space.rules
+        self.ctl[S_OUTSIDE] = self.ctl[S_OVERFLOW] = 0
+        lowest = space.size
+        pending = [state]
+        while pending:  # the root, and the transient positions it leads to first
+            current = pending.pop()
+            index = space.rank_of(current)
+            if index >= 0:
+                if self.records[index] < SOLVED:
+                    self.records[index] = MARKED
+                lowest = min(lowest, index)
+                continue
+            if index == OUTSIDE:
+                raise OutsideSpaceError("the position is not in the ranked space")
+            moves = np.zeros(max(rules.max_moves, 1), dtype=np.int64)
+            for k in range(int(rules.generate(current, rules.tables, moves))):
+                child = np.zeros(rules.words, dtype=np.uint64)
+                rules.play(current, moves[k], rules.tables, child)
+                pending.append(child)
+        started = time.perf_counter()
+        for first in range(lowest, space.size, MARK_CHUNK):
+            last = min(space.size, first + MARK_CHUNK)
+            self.module.mark(first, last, self.records, rules.tables, self.stack, self.ctl)
+            self._check_flags()
+            if progress is not None:
+                progress(
+                    {
+                        "phase": "mark reached",
+                        "ranks": last - lowest,
+                        "of": space.size - lowest,
+                        "seconds": round(time.perf_counter() - started, 3),
+                    }
+                )
+            if self.deadline is not None and time.perf_counter() > self.deadline:
+                raise SearchBudgetExceeded(
+                    last - lowest, time.perf_counter() - self.started, unit="ranks marked"
+                )
+        return lowest
+
+    def _check_flags(self) -> None:
+        """The errors a compiled pass reports through its control array."""
+        if self.ctl[S_OVERFLOW]:
+            raise ParameterError(
+                f"a path longer than {self.max_ply} plies: the game is not acyclic, or "
+                "raise max_ply"
+            )
+        if self.ctl[S_OUTSIDE]:
+            raise OutsideSpaceError("a move leads out of the ranked space")
+
     def _run(
         self, first: int, last: int, step: int, progress: Progress | None, event: dict[str, Any]
     ) -> None:
@@ -205,23 +293,9 @@ class SweepEngine:
             ctl[S_NODE_LIMIT] = nodes_before + self.slice_nodes
             slice_started = time.perf_counter()
             done = self.module.solve(
-                first,
-                last,
-                step,
-                self.records,
-                self.space.rules.tables,
-                self.states,
-                self.moves,
-                self.frames,
-                ctl,
+                first, last, step, self.records, self.space.rules.tables, self.stack, ctl
             )
-            if ctl[S_OVERFLOW]:
-                raise ParameterError(
-                    f"a path longer than {self.max_ply} plies: the game is not acyclic, or "
-                    "raise max_ply"
-                )
-            if ctl[S_OUTSIDE]:
-                raise OutsideSpaceError("a move leads out of the ranked space")
+            self._check_flags()
             if done:
                 return
             seconds = max(time.perf_counter() - slice_started, 1e-6)
@@ -232,6 +306,8 @@ class SweepEngine:
                     {
                         **event,
                         "positions": self.nodes,
+                        "ranks": abs(int(ctl[C_CURSOR]) - first),
+                        "of": abs(last - first),
                         "seconds": round(time.perf_counter() - started, 3),
                     }
                 )
@@ -245,8 +321,9 @@ class SweepEngine:
 def ranking_disagreements(space: RankedSpace, samples: int = 300, seed: int = 0) -> list[str]:
     """Every way the ranking of ``space`` fails on ``samples`` random ranks: a rank that
     does not decode to itself (``rank(unrank(i)) != i``), and a child whose rank by the
-    compiled ``play`` differs from the rank of the readable rules' child (the game's own
-    ``play`` on the decoded position, encoded again). Empty when the ranking holds."""
+    compiled ``play`` (or ``child_rank``) differs from the rank of the readable rules' child
+    (the game's own ``play`` on the decoded position, encoded again). Empty when the
+    ranking holds."""
     rules = space.rules
     game = rules.game
     tables = rules.tables
@@ -265,9 +342,12 @@ def ranking_disagreements(space: RankedSpace, samples: int = 300, seed: int = 0)
             rules.play(state, moves[k], tables, child)
             played = game.play(position, rules.move_of(position, int(moves[k])))
             expected = space.rank_of(rules.encode(played))
-            if space.rank_of(child) != expected:
+            ranks = {space.rank_of(child)}
+            if space.child_rank is not None:
+                ranks.add(int(space.child_rank(state, moves[k], tables, child.copy())))
+            if ranks != {expected}:
                 wrong.append(
-                    f"after move {int(moves[k])} of rank {index}: rank {space.rank_of(child)}, "
+                    f"after move {int(moves[k])} of rank {index}: ranks {sorted(ranks)}, "
                     f"the readable rules' child has {expected}"
                 )
     return wrong

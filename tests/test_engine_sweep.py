@@ -29,6 +29,10 @@ RANKED_CASES = [
     ("lag", {"size": 3, "setup": "B.B/..../...../..../W.W W"}),
     ("lag", {"size": 3, "setup": "B.B/..../...../.W../W.W W", "goal": "far-row"}),
     ("lag", {"size": 2, "setup": "BB/.../WW W", "goal": "strict"}),
+    ("interleave", {"size": 2}),
+    ("interleave", {"size": 2, "win": "groups", "first": "black"}),
+    ("interleave", {"size": 2, "turns": "loser", "setup": "R./.B./.."}),
+    ("interleave", {"size": 2, "turns": "loser", "win": "groups"}),
 ]
 
 

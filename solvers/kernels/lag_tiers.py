@@ -11,8 +11,8 @@ over its range of ranks, the tier's own array as the memo: every position is eva
 from the values of all of its children (no pruning, nothing borrowed from the alpha-beta
 search); a path longer than ``max_ply`` would mean a cycle and stops with an error. This
 module gives the engine the tiers as a ranked space (:class:`solvers.sweep.RankedSpace`):
-the rules (``tier_generate``, ``tier_final``; LAG's plug-in's ``play`` and ``mover``) and
-the ranking (``tier_rank``, ``tier_unrank``).
+the rules (``ranked_generate``, ``ranked_final``; LAG's plug-in's ``play`` and ``mover``) and
+the ranking (``ranked_rank``, ``ranked_unrank``).
 
 Ranking
 -------
@@ -61,6 +61,7 @@ across processes.
 from __future__ import annotations
 
 import json
+import sys
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -97,11 +98,10 @@ from solvers.kernels.tier_index import (
     next_combination,
 )
 from solvers.memory import require_memory
-from solvers.playout import PlayoutRules, int_words
 from solvers.result import MoveValue, SolveResult
 from solvers.retrograde import follow_best_moves
 from solvers.store import LOSS, OUTCOME_SHIFT, REMOTENESS_MASK, WIN
-from solvers.sweep import OutsideSpaceError, RankedSpace, SweepEngine
+from solvers.sweep import OutsideSpaceError, RankedSpace, SweepEngine, ranked_rules
 
 Tier = tuple[int, int]
 
@@ -161,7 +161,7 @@ R_LENGTH = 2
 
 
 @njit(cache=True, inline="always")
-def tier_generate(state: np.ndarray, tables: Any, out: np.ndarray) -> I64:
+def ranked_generate(state: np.ndarray, tables: Any, out: np.ndarray) -> I64:
     """The legal moves; none where a far-row goal ended the game."""
     dest, nbr, far, cfg, order = tables[0], tables[1], tables[2], tables[3], tables[4]
     side = np.int64(state[2])
@@ -173,7 +173,7 @@ def tier_generate(state: np.ndarray, tables: Any, out: np.ndarray) -> I64:
 
 
 @njit(cache=True, inline="always")
-def tier_final(state: np.ndarray, tables: Any) -> I64:
+def ranked_final(state: np.ndarray, tables: Any) -> I64:
     """The result of a finished position for the player to move (every end is a win or a
     loss)."""
     nbr, far, cfg = tables[1], tables[2], tables[3]
@@ -187,8 +187,12 @@ def tier_final(state: np.ndarray, tables: Any) -> I64:
     return -score if cfg[R_BROKEN] != 0 else score
 
 
+ranked_play = playout_play
+ranked_mover = playout_mover
+
+
 @njit(cache=True, inline="always")
-def tier_rank(state: np.ndarray, tables: Any) -> I64:
+def ranked_rank(state: np.ndarray, tables: Any) -> I64:
     """The position's index in the flat array (its colour-swapped image's where its tier is
     kept swapped); OUTSIDE when its tier is not kept."""
     binom, offsets, flip_cell = tables[5], tables[6], tables[7]
@@ -213,7 +217,7 @@ def _new_white(white: U64, cells: I64, free: np.ndarray) -> None:
 
 
 @njit(cache=True, inline="always")
-def tier_unrank(index: I64, tables: Any, state: np.ndarray) -> None:
+def ranked_unrank(index: I64, tables: Any, state: np.ndarray) -> None:
     """The position of ``index``, as its tier keeps it. A range is decoded in order, so the
     index after the last one decoded (``tables[10]``, with its free cells in ``tables[9]``)
     is its successor: the other side to move, or the next Black set (Gosper's hack on the
@@ -319,8 +323,9 @@ class LagTiers:
             or [[0, 0, 0, 0]],
             dtype=np.int64,
         )
-        plug = PlayoutRules(
-            game=game,
+        plug = ranked_rules(
+            game,
+            sys.modules[__name__],
             words=3,
             max_moves=4 * cells,
             tables=(
@@ -336,19 +341,14 @@ class LagTiers:
                 np.zeros(cells, dtype=np.int64),
                 np.full(U_LENGTH, -1, dtype=np.int64),
             ),
-            final=tier_final,
-            generate=tier_generate,
-            play=playout_play,
-            mover=playout_mover,
             encode=rules.encode,
-            decode=int_words,
             code_of=lambda position, move: 64 * move[0] + move[1],
             move_of=lambda position, code: (code >> 6, code & 63),
             alternating=True,
             nrt=False,
         )
         #: the tiers as a ranked space of the engine's retrograde, and the engine on it
-        self.space = RankedSpace(plug, total, tier_rank, tier_unrank)
+        self.space = RankedSpace(plug, total, ranked_rank, ranked_unrank)
         self.engine = SweepEngine(self.space, self.table, max_ply=max_ply)
 
     @property
