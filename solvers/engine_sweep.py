@@ -136,6 +136,7 @@ def solve(
     max_ply = states.shape[0] - 1
     only_marked = ctl[C_ONLY_MARKED] != 0
     alternating = ctl[C_ALTERNATING] != 0
+    generated = np.int64(-1)  # the moves of the child about to be entered, when generated
     depth = ctl[C_DEPTH]
     cursor = ctl[C_CURSOR]
     while True:
@@ -188,24 +189,40 @@ def solve(
             count = fr[F_COUNT]
             code = np.int64(0)
             index = np.int64(0)
+            generated = np.int64(-1)
             while following < count:
                 code = moves[parent, following]
                 index = child_rank(states[parent], code, tables, states[depth])
-                if index < 0:
-                    break
-                record = np.int64(records[index])
-                if record < SOLVED:
-                    break
-                following += 1
-                result, remoteness = record_value(record)
-                child_mover = record_mover(record)
-                if child_mover >= 0:
-                    same_mover = child_mover == own
-                elif alternating:
-                    same_mover = False
-                else:
+                if index == TRANSIENT:
+                    # played and generated here: a finished one is taken in at once
                     play(states[parent], code, tables, states[depth])
-                    same_mover = mover(states[depth], tables) == own
+                    generated = generate(states[depth], tables, moves[depth])
+                    if generated != 0:
+                        break
+                    following += 1
+                    ctl[S_NODES] += 1
+                    result = np.int64(final(states[depth], tables))
+                    remoteness = np.int64(0)
+                    if result != 0:
+                        remoteness = final_remoteness(states[depth], tables)
+                    same_mover = not alternating and mover(states[depth], tables) == own
+                    generated = np.int64(-1)
+                elif index < 0:
+                    break
+                else:
+                    record = np.int64(records[index])
+                    if record < SOLVED:
+                        break
+                    following += 1
+                    result, remoteness = record_value(record)
+                    child_mover = record_mover(record)
+                    if child_mover >= 0:
+                        same_mover = child_mover == own
+                    elif alternating:
+                        same_mover = False
+                    else:
+                        play(states[parent], code, tables, states[depth])
+                        same_mover = mover(states[depth], tables) == own
                 if not same_mover:
                     result = -result
                 # branch-free: won and lost children come as data the predictor cannot guess
@@ -245,17 +262,21 @@ def solve(
                 ctl[C_CURSOR] = cursor
                 return 0
             fr[F_NEXT] += 1
-            play(states[parent], code, tables, states[depth])
+            if generated < 0:
+                play(states[parent], code, tables, states[depth])
             ply = depth
         # enter the node at ``ply`` (its state in ``states[ply]``, its rank ``index``)
         ctl[S_NODES] += 1
         if ply > ctl[S_MAX_DEPTH]:
             ctl[S_MAX_DEPTH] = ply
         state = states[ply]
-        count = generate(state, tables, moves[ply])
+        count = generated if ply > 0 and generated > 0 else generate(state, tables, moves[ply])
+        generated = np.int64(-1)
         if count == 0:
             result = np.int64(final(state, tables))
-            remoteness = np.int64(final_remoteness(state, tables)) if result != 0 else 0
+            remoteness = np.int64(0)
+            if result != 0:
+                remoteness = np.int64(final_remoteness(state, tables))
             if index >= 0:
                 records[index] = record_of(result, remoteness, state, tables)
             if ply > 0:

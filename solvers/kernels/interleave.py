@@ -335,7 +335,8 @@ def ranked_unrank(index: I64, tables: Any, state: np.ndarray) -> None:
     red, black = _decode(rank, cfg, tables[8], tables[9], tables[10], tables[11])
     state[0] = red
     state[1] = black
-    state[W_MOVER] = np.uint64(UNKNOWN_MOVER if loser else index & 1)
+    # the player to move now, not when asked: every child asks it again
+    state[W_MOVER] = np.uint64(1 - _leader_of(red, black, tables) if loser else index & 1)
     state[W_PASSES] = _U0
     state[W_RANK] = np.uint64(rank)
 
