@@ -112,3 +112,24 @@ def test_the_checks_refute_broken_rankings() -> None:
     unswapped = replace(space, rank=rank_keeping_the_side_when_flipped)
     assert ranking_disagreements(unswapped, samples=200) == []  # consistent, yet wrong:
     assert value_mismatches(game, unswapped)
+
+
+def test_a_path_deeper_than_the_stack_is_refused_and_a_stopped_solve_resumes() -> None:
+    from cgt.errors import ParameterError
+    from solvers.budget import SearchBudgetExceeded
+
+    name, params = RANKED_CASES[0]
+    game, space = space_of(name, params)
+    with pytest.raises(ParameterError, match="longer than 2 plies"):
+        SweepEngine(space, max_ply=2).solve_root(space.rules.encode(game.initial_position()))
+    whole = SweepEngine(space)
+    whole.solve_range(0, space.size)
+    stopped = SweepEngine(space)
+    stopped.slice_nodes = 50
+    stopped.deadline = 0.0  # passed: the first slice that does not finish stops
+    with pytest.raises(SearchBudgetExceeded):
+        stopped.solve_range(0, space.size)
+    assert 0 < np.count_nonzero(stopped.records) < space.size
+    stopped.deadline = None
+    stopped.solve_range(0, space.size)
+    assert np.array_equal(stopped.records, whole.records)
