@@ -142,6 +142,7 @@ def solve(
     while True:
         if depth == 0 and ctl[C_ROOT] != 0:
             # one root, given in ``states[0]``: entered once, then done
+            ctl[C_DEPTH] = 0
             if ctl[C_ROOT] == 2:
                 return 1
             if ctl[S_NODES] >= ctl[S_NODE_LIMIT]:
@@ -163,10 +164,12 @@ def solve(
                 cursor += step
             if found < 0:
                 ctl[C_CURSOR] = cursor
+                ctl[C_DEPTH] = 0
                 return 1
             if ctl[S_NODES] >= ctl[S_NODE_LIMIT]:
                 ctl[S_ABORTED] = 1
                 ctl[C_CURSOR] = cursor
+                ctl[C_DEPTH] = 0
                 return 0
             cursor += step
             unrank(found, tables, states[0])

@@ -59,6 +59,8 @@ DEFAULT_MAX_PLY = 1024
 #: Target wall time of one compiled slice (progress, deadline and Ctrl-C granularity).
 SLICE_SECONDS = 0.5
 FIRST_SLICE_NODES = 1 << 16
+#: Fewest nodes of a slice.
+MIN_SLICE_NODES = 1 << 12
 #: Ranks per compiled call of the marking pass (progress and deadline between calls).
 MARK_CHUNK = 1 << 22
 
@@ -300,7 +302,7 @@ class SweepEngine:
                 return
             seconds = max(time.perf_counter() - slice_started, 1e-6)
             rate = (self.nodes - nodes_before) / seconds
-            self.slice_nodes = int(min(max(rate * SLICE_SECONDS, 1 << 12), 1 << 28))
+            self.slice_nodes = int(min(max(rate * SLICE_SECONDS, MIN_SLICE_NODES), 1 << 28))
             if progress is not None:
                 progress(
                     {

@@ -133,3 +133,22 @@ def test_a_path_deeper_than_the_stack_is_refused_and_a_stopped_solve_resumes() -
     stopped.deadline = None
     stopped.solve_range(0, space.size)
     assert np.array_equal(stopped.records, whole.records)
+
+
+@pytest.mark.parametrize(("name", "params"), [RANKED_CASES[0], RANKED_CASES[3]])
+def test_slices_of_one_node_write_the_records_of_one_slice(
+    name: str, params: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # every node a slice: the pass stops and resumes at every point of its stack
+    import solvers.sweep
+
+    _, space = space_of(name, params)
+    whole = SweepEngine(space)
+    whole.slice_nodes = 1 << 40
+    whole.solve_range(0, space.size)
+    monkeypatch.setattr(solvers.sweep, "SLICE_SECONDS", 0.0)
+    monkeypatch.setattr(solvers.sweep, "MIN_SLICE_NODES", 1)
+    sliced = SweepEngine(space)
+    sliced.slice_nodes = 1
+    sliced.solve_range(0, space.size)
+    assert np.array_equal(sliced.records, whole.records)
