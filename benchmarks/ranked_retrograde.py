@@ -154,6 +154,24 @@ def comparison_lines(results: dict[str, Any], game: str) -> list[str]:
     return lines
 
 
+#: Where the engine's pass does more than the hand-written one did (what the ratios show).
+WHY_SLOWER = {
+    "lag": "Both evaluate a position with the same rule functions (solvers/kernels/lag.py). "
+    "The engine adds its generic bookkeeping: a frame per ply in memory where the old solve "
+    "kept its values in a recursive call's registers, each child played into a state row and "
+    "ranked from it where the old code ranked the child's bitboards directly, and a second "
+    "far-row check at a finished position (`generate`, then `final`).",
+    "interleave": "Under `turns=loser` the difference is the generic node's bookkeeping "
+    "(frame, move list, record layout by hook). Under `turns=pass` the hand-written sweep "
+    "evaluated the four states of a placement together, folding each colour's placements "
+    "once for two states; the engine evaluates every position from its own children, so "
+    "each colour's placements are read by two positions (before and just after a pass), "
+    "and a placement enters six nodes (two stored states, two transient ones, two finished "
+    "games). A memo of the folded placements (tried: the second read skipped) did not pay: "
+    "the nodes' bookkeeping, not the reads, is the cost.",
+}
+
+
 def old_against_new_section(game: str) -> list[str]:
     """The section a game's benchmark page shows (empty before any run)."""
     if not RESULTS_JSON.exists():
@@ -172,6 +190,8 @@ def old_against_new_section(game: str) -> list[str]:
         "machine.",
         "",
         *lines,
+        "",
+        WHY_SLOWER[game],
     ]
 
 

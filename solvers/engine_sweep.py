@@ -3,9 +3,9 @@ game (the Python side is :mod:`solvers.sweep`, the plug-in's side docs/engine.md
 
 This module is a template, like :mod:`solvers.engine_search`: the block between the
 ``plug-in`` markers binds the game's rules (``generate``, ``final``, ``play``, ``mover``,
-``final_remoteness``) and its ranking (``rank``, ``unrank``, and the record layout
-``record_of`` / ``record_value``, :mod:`solvers.store`'s by default); unspecialised it binds
-stubs (an empty space).
+``final_remoteness``) and its ranking (``rank``, ``unrank``, optionally ``child_rank``, and
+the record layout ``record_of`` / ``record_value`` / ``record_mover``, :mod:`solvers.store`'s
+by default); unspecialised it binds stubs (an empty space).
 
 What it computes
 ----------------
@@ -24,7 +24,10 @@ child is in. A child ranked :data:`~solvers.engine_sweep_defaults.TRANSIENT` has
 it is evaluated each time it is met (Interleave's states just after a pass). So the order of
 the range is free: where every move raises the rank, a descending range meets every child
 solved before its parent, and the pass is a plain sweep that never goes deeper than a
-transient child; elsewhere (LAG inside a tier) it solves what it needs as it goes.
+transient child; elsewhere (LAG inside a tier) it solves what it needs as it goes. The
+solved children of a node are read in one tight loop (``child_rank`` spares playing them);
+:func:`mark` is the forward pass that marks what a root reaches, for a range that then takes
+only the marked ranks.
 
 Budget: the pass stops before entering a node once ``ctl[S_NODES]`` reaches
 ``ctl[S_NODE_LIMIT]``, with its stack and its place in the range kept (``C_DEPTH``,
