@@ -366,6 +366,22 @@ def loser_record_mover(record: I64) -> I64:
     return record >> 7
 
 
+@njit(cache=True)
+def _count_with_bits(words: np.ndarray, mask: U64) -> I64:
+    """How many of ``words`` have a bit of ``mask`` (a loop the compiler vectorises)."""
+    count = 0
+    for word in words:
+        count += (np.uint64(word) & mask) != _U0
+    return count
+
+
+def reached_placements(value: np.ndarray, stride: int, first: int) -> int:
+    """Placements from rank ``first`` on with a solved state: a placement's ``stride`` codes
+    read as one word, solved when a code has a bit above bit 0 (codes 0 and 1 do not)."""
+    words = value[stride * first :].view(np.uint16 if stride == 2 else np.uint8)
+    return int(_count_with_bits(words, np.uint64(0xFEFE if stride == 2 else 0xFE)))
+
+
 # --------------------------------------------------------------------- Python side
 @cache
 def _record_of_code(loser: bool) -> np.ndarray:
@@ -639,8 +655,9 @@ class InterleaveSpace:
             ) from None
         self._budget(max_seconds, started, self.ranks - first, "swept", progress)
         self.seconds["sweep"] = time.perf_counter() - phase
-        solved = self.value[: self.size].reshape(self.ranks, self.states_stored) >= SOLVED_BASE
-        reached = int(np.count_nonzero(solved.any(axis=1)))
+        reached = self.ranks
+        if root is not None:
+            reached = reached_placements(self.value, self.states_stored, first)
         self.stats = {"ranks": self.ranks, "placements_solved": reached, "reached": reached}
 
     def _budget(
