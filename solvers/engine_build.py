@@ -70,17 +70,31 @@ def _origin(function: Any, hook: str) -> tuple[str, str]:
     return module, name
 
 
+def _binding(hook: str, function: Any) -> tuple[str, list[str]]:
+    """(module, the block's lines) binding ``function`` to the name ``hook``."""
+    module, name = _origin(function, hook)
+    if name.startswith("loose["):
+        return module, [
+            f"from {module} import loose as _loose_{hook}\n",
+            f"{hook} = _loose_{hook}{name[5:]}\n",
+        ]
+    return module, [f"from {module} import {name} as {hook}\n"]
+
+
 def import_block(
     hooks: dict[str, Any],
     required: tuple[str, ...] = REQUIRED_HOOKS,
     optional: tuple[str, ...] = OPTIONAL_HOOKS,
+    defaults: str = "solvers.engine_defaults",
 ) -> tuple[str, list[str]]:
     """The template's plug-in block binding ``hooks`` (name -> compiled function; optional
     ones may be missing; ``nrt``: whether the plug-in needs numba's reference counting), and
     the modules it imports from. ``required`` and ``optional`` name the hooks a template
     binds (the searches': :data:`REQUIRED_HOOKS`, :data:`OPTIONAL_HOOKS` and ``child_key``);
-    a missing optional one is imported from :mod:`solvers.engine_defaults` by its name."""
+    a missing optional one is imported from ``defaults`` by its name where that module has
+    one, else left to the template (which then makes its own default)."""
     searches = (required, optional) == (REQUIRED_HOOKS, OPTIONAL_HOOKS)
+    default_module = importlib.import_module(defaults)
     lines = []
     modules = []
     for hook in required + optional + ((CHILD_KEY,) if searches else ()):
@@ -88,16 +102,12 @@ def import_block(
         if function is None:
             if hook in required:
                 raise ParameterError(f"the plug-in gives no {hook} function")
-            if hook in optional:
-                lines.append(f"from solvers.engine_defaults import {hook}\n")
+            if hook in optional and hasattr(default_module, hook):
+                lines.append(f"from {defaults} import {hook}\n")
             continue
-        module, name = _origin(function, hook)
+        module, binding = _binding(hook, function)
         modules.append(module)
-        if name.startswith("loose["):
-            lines.append(f"from {module} import loose as _loose_{hook}\n")
-            lines.append(f"{hook} = _loose_{hook}{name[5:]}\n")
-        else:
-            lines.append(f"from {module} import {name} as {hook}\n")
+        lines += binding
     block = "".join(lines) + f"\nNRT = {bool(hooks.get('nrt', True))}\n"
     if searches and hooks.get(CHILD_KEY) is None:
         block += _DEFAULT_CHILD_KEY
@@ -132,15 +142,17 @@ def specialise(template: str, hooks: dict[str, Any]) -> ModuleType:
     """The template module ``template`` (e.g. ``solvers.engine_search``) compiled for the
     plug-in ``hooks``: its copy in :func:`cache_folder`, imported (once per process). A
     template whose hooks are not the searches' names them in ``PLUG_IN_HOOKS`` (required,
-    optional)."""
+    optional, and optionally the module of the optional ones' defaults)."""
     template_module = sys.modules.get(template) or importlib.import_module(template)
-    required, optional = getattr(template_module, "PLUG_IN_HOOKS", (REQUIRED_HOOKS, OPTIONAL_HOOKS))
+    required, optional, *defaults = getattr(
+        template_module, "PLUG_IN_HOOKS", (REQUIRED_HOOKS, OPTIONAL_HOOKS)
+    )
     source = inspect.getsource(template_module)
     if source.count(_BEGIN) != 1 or source.count(_END) != 1:
         raise ValueError(f"{template} has no single plug-in block")
     head, rest = source.split(_BEGIN)
     _, tail = rest.split(_END)
-    block, modules = import_block(hooks, required, optional)
+    block, modules = import_block(hooks, required, optional, *defaults)
     text = head + _BEGIN + block + _END + tail
     sources = sorted(set(modules) | _compiled_dependencies([template, *modules]))
     digest = hashlib.sha256(

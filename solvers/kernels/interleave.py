@@ -1,5 +1,7 @@
 """Compiled retrograde analysis of Interleave (cgt.games.interleave) over a perfectly ranked,
-packed position space: one sweep, no queue, no key ever stored.
+packed position space: one sweep of the engine's ranked retrograde (:mod:`solvers.engine_sweep`),
+no queue, no key ever stored. This module gives the engine the rules and the ranking
+(``ranked_*``, :meth:`InterleaveSpace.ranked_space`).
 
 Why a sweep suffices: stones are only ever added. With the cells of the space ranked as
 base-3 digits (0 empty, 1 red, 2 black), placing a stone on the cell of digit ``j`` adds
@@ -7,8 +9,9 @@ base-3 digits (0 empty, 1 red, 2 black), placing a stone on the cell of digit ``
 rank, and one pass from the highest rank down meets every child before its parent. Within a
 placement the turn-model state is a few extra values: under ``turns=pass`` the side to move
 and whether the last move was a pass (a pass from ``(s, 0)`` leads to ``(1 - s, 1)`` of the
-same placement, a pass from ``(s, 1)`` ends the game), so the states of one placement are
-computed together, the pass-just-made states first.
+same placement, a pass from ``(s, 1)`` ends the game); the pass-just-made states are
+transient (kept nowhere, evaluated from their children when met), so the sweep still meets
+every stored child before its parent.
 
 Rules
 -----
@@ -30,16 +33,16 @@ A space is fixed by the stones every one of its positions contains (the root's, 
 the sweep over every setup) and its free cells ``f_0 < f_1 < ...`` (the others): a placement
 on the free cells has rank ``sum digit(f_j) 3^j``. Decoding a rank is two table look-ups
 (the low and the high digits). ``value`` (uint8) holds per rank and stored state:
-:data:`UNREACHED`, :data:`REACHED` (marked, not yet solved), or ``2 + 2 r`` (the player to
+0 (not reached), 1 (marked, not yet solved), or ``2 + 2 r`` (the player to
 move wins in ``r`` plies) / ``3 + 2 r`` (loses in ``r``). Under ``turns=pass`` only the two
 states without a pending pass are stored (``2 * rank + side``); the pass-just-made states are
 recomputed from the children when asked for. Under ``turns=loser`` one byte per rank, whose
 bit 7 is the side to move (a child's mover tells whether the turn changed hands).
 
-Solving a root: a forward pass in increasing rank marks the placements reachable from it
-(both colours' placements under ``turns=pass``, where either side can get the move through a
-pass; the loser's under ``turns=loser``), then the backward sweep solves the marked ones. The
-sweep over every setup (:func:`solve_every_setup`) solves every rank without marking.
+Solving a root: the engine's forward pass in increasing rank marks the stored states
+reachable from it (through the transient ones), then the backward sweep solves the marked
+ones. The sweep over every setup (:func:`solve_every_setup`) solves every rank without
+marking.
 
 Remoteness is exact in the convention of :mod:`solvers.retrograde`: a won position is one ply
 more than its fastest winning child, a lost one one ply more than its slowest child. The
@@ -63,6 +66,7 @@ import solvers.store as store
 from cgt.errors import CGTError, ParameterError, PositionError
 from cgt.progress import Progress
 from cgt.protocol import Game, Outcome
+from solvers.engine_sweep_defaults import TRANSIENT
 from solvers.kernel_base import SearchBudgetExceeded, check_max_seconds
 from solvers.kernel_table import I64, U64, compiled, popcount
 from solvers.kernels.packed import SpaceKeeper, packed_solve_result
@@ -71,20 +75,16 @@ from solvers.memory import require_memory
 from solvers.playout import PlayoutRules, plug_in
 from solvers.result import MoveValue, SolveResult
 from solvers.retrograde import follow_best_moves
+from solvers.sweep import RankedSpace, SweepEngine, ranked_rules
 
-#: ``value`` codes below the solved ones.
-UNREACHED = 0
-REACHED = 1
 #: First solved code: ``SOLVED_BASE + 2 r`` win in r plies, ``SOLVED_BASE + 2 r + 1`` loss.
 SOLVED_BASE = 2
 #: Bit of a ``turns=loser`` code that holds the side to move (1: Black).
 MOVER_BIT = 128
 #: Kernel move code of the pass (the game's PASS).
 KERNEL_PASS = -1
-#: Larger than every remoteness (no winning child yet).
-NO_WIN = 1 << 30
-#: Ranks per compiled call between two budget checks and progress reports.
-CHUNK_RANKS = 1 << 22
+#: Playout (and ranked plug-in) move code of the pass (turns=pass).
+PLAYOUT_PASS = 64
 #: Most cells a uint64 bitboard holds.
 MAX_CELLS = 64
 
@@ -219,252 +219,167 @@ def _decode(
     return red, black
 
 
-@njit(cache=True, inline="always")
-def _code(loses: I64, remoteness: I64) -> I64:
-    return SOLVED_BASE + 2 * remoteness + loses
+# --------------------------------------------------------------- the ranked plug-in
+# Interleave's rules over the space's ranking, for the engine's ranked retrograde
+# (solvers.engine_sweep). A state is (red, black, player to move, passes just made, rank of
+# the placement); under turns=loser the player to move is :data:`UNKNOWN_MOVER` until asked
+# (the leader needs the groups), then read from the placement. A move code is the cell, or
+# :data:`PLAYOUT_PASS`. ``tables``: (cfg, full, ray_mask, neighbours, the two group
+# histograms, free_index, pow3, the four digit-block masks, then the scratch that keeps
+# the open cells and the leader of the last placement asked).
+UNKNOWN_MOVER = 2
+W_MOVER, W_PASSES, W_RANK = 2, 3, 4
+STATE_WORDS = 5
 
 
 @njit(cache=True, inline="always")
-def _from_options(win_min: I64, loss_max: I64) -> I64:
-    """Code of a position from its options: ``win_min`` the smallest remoteness of a child
-    lost by its mover-to-be-beaten (:data:`NO_WIN` if none), ``loss_max`` the largest of the
-    others."""
-    if win_min < NO_WIN:
-        return _code(0, win_min + 1)
-    return _code(1, loss_max + 1)
+def _open_of(red: U64, black: U64, tables: Any) -> tuple[U64, U64]:
+    """``open_cells`` of a placement, kept for the next question about the same one (the
+    four states of a placement, and its children's movers, ask in a row)."""
+    memo = tables[12]
+    if memo[0] != red or memo[1] != black:
+        red_open, black_open = open_cells(red, black, tables[1][0], tables[2])
+        memo[0] = red
+        memo[1] = black
+        memo[2] = red_open
+        memo[3] = black_open
+    return memo[2], memo[3]
 
 
 @njit(cache=True, inline="always")
-def _placement_options(
-    rank: I64, cells: U64, side: I64, free_index: np.ndarray, pow3: np.ndarray, value: np.ndarray
-) -> tuple[I64, I64, I64]:
-    """``turns=pass``: (smallest remoteness of a placement child its mover loses, largest of
-    the other children, 1 if a child is unsolved) for ``side`` placing on ``cells``."""
-    best: I64 = NO_WIN
-    worst: I64 = -1
-    missing = 0
+def _leader_of(red: U64, black: U64, tables: Any) -> I64:
+    """``leader`` of a placement, kept likewise."""
+    memo = tables[12]
+    if memo[4] != red or memo[5] != black:
+        lead = leader(red, black, tables[0][C_GROUPS], tables[3], tables[4], tables[5])
+        memo[4] = red
+        memo[5] = black
+        memo[6] = np.uint64(lead)
+    return np.int64(memo[6])
+
+
+@njit(cache=True, inline="always")
+def ranked_mover(state: np.ndarray, tables: Any) -> I64:
+    if state[W_MOVER] != UNKNOWN_MOVER:
+        return np.int64(state[W_MOVER])
+    return 1 - _leader_of(state[0], state[1], tables)  # turns=loser: the one behind
+
+
+@njit(cache=True, inline="always")
+def ranked_generate(state: np.ndarray, tables: Any, out: np.ndarray) -> I64:
+    count = 0
+    if tables[0][C_LOSER] == 0:
+        if state[W_PASSES] >= np.uint64(2):
+            return 0  # two passes in a row end the game
+        out[0] = PLAYOUT_PASS
+        count = 1
+    red_open, black_open = _open_of(state[0], state[1], tables)
+    cells = red_open if ranked_mover(state, tables) == 0 else black_open
     while cells != _U0:
-        cell = _low(cells)
+        out[count] = _low(cells)
+        count += 1
         cells &= cells - _U1
-        child = rank + (side + 1) * pow3[free_index[cell]]
-        code = np.int64(value[2 * child + 1 - side])
-        if code < SOLVED_BASE:
-            missing = 1
-            continue
-        remoteness = (code - SOLVED_BASE) >> 1
-        # branch-free (a won or lost child is data the predictor cannot guess): a child its
-        # mover, the opponent, loses is a win for ``side``
-        opponent_loses = (code & 1) == 1
-        best = min(best, remoteness if opponent_loses else NO_WIN)
-        worst = max(worst, -1 if opponent_loses else remoteness)
-    return best, worst, missing
+    return count
 
 
 @njit(cache=True, inline="always")
-def _with_option(child_code: I64, win_min: I64, loss_max: I64) -> I64:
-    """Code of a position whose options are the placements (``win_min``, ``loss_max``) and
-    one more child, of ``child_code`` for the opponent."""
-    remoteness = (child_code - SOLVED_BASE) >> 1
-    if child_code & 1:
-        return _from_options(min(win_min, remoteness), loss_max)
-    return _from_options(win_min, max(loss_max, remoteness))
+def ranked_final(state: np.ndarray, tables: Any) -> I64:
+    if tables[0][C_LOSER] != 0:
+        return -1  # the loser, to move, has no open cell
+    return 1 if _leader_of(state[0], state[1], tables) == np.int64(state[W_MOVER]) else -1
 
 
-@compiled
-def evaluate_pass(
-    rank: I64,
-    red: U64,
-    black: U64,
-    full: U64,
-    cfg: np.ndarray,
-    ray_mask: np.ndarray,
-    neighbours: np.ndarray,
-    free_index: np.ndarray,
-    pow3: np.ndarray,
-    value: np.ndarray,
-    red_hist: np.ndarray,
-    black_hist: np.ndarray,
-    codes: np.ndarray,
-) -> I64:
-    """``turns=pass``: the codes of the four states of a placement whose children are solved,
-    ``codes[2 * passes + side]``. Returns 0, or 1 when a child is not solved (a bug)."""
-    red_open, black_open = open_cells(red, black, full, ray_mask)
-    lead = leader(red, black, cfg[C_GROUPS], neighbours, red_hist, black_hist)
-    red_win, red_loss, red_missing = _placement_options(rank, red_open, 0, free_index, pow3, value)
-    black_win, black_loss, black_missing = _placement_options(
-        rank, black_open, 1, free_index, pow3, value
-    )
-    # a pass just made: passing again ends the game (the child, remoteness 0, is lost by
-    # its mover, the opponent, exactly when the side to move leads)
-    if lead == 0:
-        codes[2] = _from_options(min(red_win, 0), red_loss)
-        codes[3] = _from_options(black_win, max(black_loss, 0))
-    else:
-        codes[2] = _from_options(red_win, max(red_loss, 0))
-        codes[3] = _from_options(min(black_win, 0), black_loss)
-    # no pass pending: passing hands the opponent its pass-just-made state
-    codes[0] = _with_option(codes[3], red_win, red_loss)
-    codes[1] = _with_option(codes[2], black_win, black_loss)
-    return red_missing | black_missing
+@njit(cache=True, inline="always")
+def ranked_play(state: np.ndarray, code: I64, tables: Any, child: np.ndarray) -> None:
+    mover = ranked_mover(state, tables)
+    for w in range(STATE_WORDS):
+        child[w] = state[w]
+    if code == PLAYOUT_PASS:
+        child[W_MOVER] = np.uint64(1 - mover)
+        child[W_PASSES] = state[W_PASSES] + _U1
+        return
+    child[mover] |= _bit(code)
+    child[W_PASSES] = _U0
+    child[W_RANK] = state[W_RANK] + np.uint64((mover + 1) * tables[7][tables[6][code]])
+    child[W_MOVER] = np.uint64(UNKNOWN_MOVER if tables[0][C_LOSER] != 0 else 1 - mover)
 
 
-@compiled
-def evaluate_loser(
-    rank: I64,
-    red: U64,
-    black: U64,
-    full: U64,
-    cfg: np.ndarray,
-    ray_mask: np.ndarray,
-    neighbours: np.ndarray,
-    free_index: np.ndarray,
-    pow3: np.ndarray,
-    value: np.ndarray,
-    red_hist: np.ndarray,
-    black_hist: np.ndarray,
-) -> I64:
-    """``turns=loser``: the code of a placement whose children are solved, with
-    :data:`MOVER_BIT` set when Black moves; -1 when a child is not solved (a bug)."""
-    mover = 1 - leader(red, black, cfg[C_GROUPS], neighbours, red_hist, black_hist)
-    red_open, black_open = open_cells(red, black, full, ray_mask)
-    cells = red_open if mover == 0 else black_open
-    if cells == _U0:
-        return _code(1, 0) | (MOVER_BIT * mover)
-    best: I64 = NO_WIN
-    worst: I64 = -1
-    while cells != _U0:
-        cell = _low(cells)
-        cells &= cells - _U1
-        code = np.int64(value[rank + (mover + 1) * pow3[free_index[cell]]])
-        child_mover = code >> 7
-        code &= MOVER_BIT - 1
-        if code < SOLVED_BASE:
-            return -1
-        remoteness = (code - SOLVED_BASE) >> 1
-        child_loses = code & 1
-        # the same player may move again: then the child's value is the parent's
-        if (child_mover == mover) != (child_loses == 1):
-            best = remoteness if remoteness < best else best
-        else:
-            worst = remoteness if remoteness > worst else worst
-    return _from_options(best, worst) | (MOVER_BIT * mover)
+@njit(cache=True, inline="always")
+def ranked_rank(state: np.ndarray, tables: Any) -> I64:
+    """``2 * rank + side to move`` under turns=pass (a state just after a pass is kept
+    nowhere), the placement's rank under turns=loser."""
+    if tables[0][C_LOSER] != 0:
+        return np.int64(state[W_RANK])
+    if state[W_PASSES] != _U0:
+        return np.int64(TRANSIENT)
+    return 2 * np.int64(state[W_RANK]) + np.int64(state[W_MOVER])
 
 
-@compiled
-def mark_reached(
-    first: I64,
-    last: I64,
-    full: U64,
-    cfg: np.ndarray,
-    ray_mask: np.ndarray,
-    neighbours: np.ndarray,
-    free_index: np.ndarray,
-    pow3: np.ndarray,
-    low_red: np.ndarray,
-    low_black: np.ndarray,
-    high_red: np.ndarray,
-    high_black: np.ndarray,
-    value: np.ndarray,
-    red_hist: np.ndarray,
-    black_hist: np.ndarray,
-) -> I64:
-    """Forward pass over ranks ``first..last-1`` in increasing order: the children of every
-    :data:`REACHED` placement are marked too (they have larger ranks). Returns the number of
-    reached placements met."""
-    stride = 1 if cfg[C_LOSER] else 2
-    reached = 0
-    for rank in range(first, last):
-        if value[stride * rank] != REACHED:
-            continue
-        reached += 1
-        red, black = _decode(rank, cfg, low_red, low_black, high_red, high_black)
-        red_open, black_open = open_cells(red, black, full, ray_mask)
-        if cfg[C_LOSER]:
-            mover = 1 - leader(red, black, cfg[C_GROUPS], neighbours, red_hist, black_hist)
-            if mover == 0:
-                black_open = _U0
-            else:
-                red_open = _U0
-        while red_open != _U0:
-            cell = _low(red_open)
-            red_open &= red_open - _U1
-            value[stride * (rank + pow3[free_index[cell]])] = REACHED
-        while black_open != _U0:
-            cell = _low(black_open)
-            black_open &= black_open - _U1
-            value[stride * (rank + 2 * pow3[free_index[cell]])] = REACHED
-    return reached
+@njit(cache=True, inline="always")
+def ranked_child_rank(state: np.ndarray, code: I64, tables: Any, scratch: np.ndarray) -> I64:
+    """The rank of the child after ``code``, from the parent's: a placement adds its digit."""
+    if code == PLAYOUT_PASS:
+        return np.int64(TRANSIENT)
+    mover = ranked_mover(state, tables)
+    child = np.int64(state[W_RANK]) + (mover + 1) * tables[7][tables[6][code]]
+    if tables[0][C_LOSER] != 0:
+        return child
+    return 2 * child + 1 - mover
 
 
-@compiled
-def sweep(
-    first: I64,
-    last: I64,
-    only_reached: bool,
-    full: U64,
-    cfg: np.ndarray,
-    ray_mask: np.ndarray,
-    neighbours: np.ndarray,
-    free_index: np.ndarray,
-    pow3: np.ndarray,
-    low_red: np.ndarray,
-    low_black: np.ndarray,
-    high_red: np.ndarray,
-    high_black: np.ndarray,
-    value: np.ndarray,
-    red_hist: np.ndarray,
-    black_hist: np.ndarray,
-    codes: np.ndarray,
-) -> tuple[I64, I64]:
-    """Solve ranks ``last-1`` down to ``first`` (every one, or only the :data:`REACHED`
-    ones). Returns (placements solved, placements with an unsolved child: 0 unless a bug)."""
+@njit(cache=True, inline="always")
+def ranked_unrank(index: I64, tables: Any, state: np.ndarray) -> None:
+    cfg = tables[0]
     loser = cfg[C_LOSER] != 0
-    stride = 1 if loser else 2
-    solved = 0
-    faults = 0
-    for rank in range(last - 1, first - 1, -1):
-        if only_reached and value[stride * rank] != REACHED:
-            continue
-        red, black = _decode(rank, cfg, low_red, low_black, high_red, high_black)
-        solved += 1
-        if loser:
-            code = evaluate_loser(
-                rank,
-                red,
-                black,
-                full,
-                cfg,
-                ray_mask,
-                neighbours,
-                free_index,
-                pow3,
-                value,
-                red_hist,
-                black_hist,
-            )
-            if code < 0:
-                faults += 1
-                code = UNREACHED
-            value[rank] = code
-        else:
-            faults += evaluate_pass(
-                rank,
-                red,
-                black,
-                full,
-                cfg,
-                ray_mask,
-                neighbours,
-                free_index,
-                pow3,
-                value,
-                red_hist,
-                black_hist,
-                codes,
-            )
-            value[2 * rank] = codes[0]
-            value[2 * rank + 1] = codes[1]
-    return solved, faults
+    rank = index if loser else index >> 1
+    red, black = _decode(rank, cfg, tables[8], tables[9], tables[10], tables[11])
+    state[0] = red
+    state[1] = black
+    # the player to move now, not when asked: every child asks it again
+    state[W_MOVER] = np.uint64(1 - _leader_of(red, black, tables) if loser else index & 1)
+    state[W_PASSES] = _U0
+    state[W_RANK] = np.uint64(rank)
+
+
+@njit(cache=True, inline="always")
+def ranked_record_of(result: I64, remoteness: I64, state: np.ndarray, tables: Any) -> I64:
+    """The ``value`` code: ``SOLVED_BASE + 2 r`` won, ``+ 1`` lost (no draws), with the
+    player to move in :data:`MOVER_BIT` under turns=loser."""
+    code = SOLVED_BASE + 2 * remoteness + (1 if result < 0 else 0)
+    if tables[0][C_LOSER] != 0:
+        code |= MOVER_BIT * ranked_mover(state, tables)
+    return code
+
+
+@njit(cache=True, inline="always")
+def ranked_record_value(record: I64) -> tuple[I64, I64]:
+    return (np.int64(-1) if record & 1 else np.int64(1)), (record - SOLVED_BASE) >> 1
+
+
+@njit(cache=True, inline="always")
+def loser_record_value(record: I64) -> tuple[I64, I64]:
+    return ranked_record_value(record & (MOVER_BIT - 1))
+
+
+@njit(cache=True, inline="always")
+def loser_record_mover(record: I64) -> I64:
+    return record >> 7
+
+
+@njit(cache=True)
+def _count_with_bits(words: np.ndarray, mask: U64) -> I64:
+    """How many of ``words`` have a bit of ``mask`` (a loop the compiler vectorises)."""
+    count = 0
+    for word in words:
+        count += (np.uint64(word) & mask) != _U0
+    return count
+
+
+def reached_placements(value: np.ndarray, stride: int, first: int) -> int:
+    """Placements from rank ``first`` on with a solved state: a placement's ``stride`` codes
+    read as one word, solved when a code has a bit above bit 0 (codes 0 and 1 do not)."""
+    words = value[stride * first :].view(np.uint16 if stride == 2 else np.uint8)
+    return int(_count_with_bits(words, np.uint64(0xFEFE if stride == 2 else 0xFE)))
 
 
 # --------------------------------------------------------------------- Python side
@@ -518,11 +433,11 @@ class InterleaveSpace:
         for j, c in enumerate(self.free_cells):
             self.free_index[c] = j
         self.value: np.ndarray | None = None
+        self._engine: SweepEngine | None = None
         self.seconds: dict[str, float] = {}
         self.stats: dict[str, Any] = {}
         self._red_hist = np.zeros(cells + 1, dtype=np.int64)
         self._black_hist = np.zeros(cells + 1, dtype=np.int64)
-        self._codes = np.zeros(4, dtype=np.int64)
         self._tables_built = False
 
     # ---------------------------------------------------------------- sizes
@@ -570,16 +485,6 @@ class InterleaveSpace:
             red = np.concatenate([red, red | bit, red])
             black = np.concatenate([black, black, black | bit])
         return red, black
-
-    def _args(self) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        return (
-            self.full,
-            self.cfg,
-            self.ray_mask,
-            self.neighbours,
-            self.free_index,
-            self.pow3,
-        )
 
     def _decode_args(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         return (self.low_red, self.low_black, self.high_red, self.high_black)
@@ -655,6 +560,62 @@ class InterleaveSpace:
         return Outcome.WIN if self.leader(red, black) == mover else Outcome.LOSS
 
     # ---------------------------------------------------------------- solving
+    def ranked_space(self) -> RankedSpace:
+        """The space as the engine's ranked space (:mod:`solvers.sweep`): the plug-in above
+        over the base-3 ranks, ``value`` codes as records. Every placement raises the rank,
+        so a descending sweep meets every child solved."""
+        self.build_tables()
+        tables = (
+            self.cfg,
+            np.array([self.full], dtype=np.uint64),
+            self.ray_mask,
+            self.neighbours,
+            self._red_hist,
+            self._black_hist,
+            self.free_index,
+            self.pow3,
+            *self._decode_args(),
+            np.full(7, np.uint64(1 << 63), dtype=np.uint64),  # no placement asked yet
+        )
+        rules = ranked_rules(
+            self.game,
+            sys.modules[__name__],
+            words=STATE_WORDS,
+            max_moves=self.cells + 1,
+            tables=tables,
+            encode=self.encode,
+            decode=self.decode,
+            code_of=lambda position, move: PLAYOUT_PASS if move == KERNEL_PASS else move,
+            move_of=lambda position, code: KERNEL_PASS if code == PLAYOUT_PASS else code,
+            alternating=not self.loser,
+            nrt=False,
+        )
+        return RankedSpace(
+            rules,
+            self.size,
+            ranked_rank,
+            ranked_unrank,
+            record_of=ranked_record_of,
+            record_value=loser_record_value if self.loser else ranked_record_value,
+            record_mover=loser_record_mover if self.loser else None,
+            child_rank=ranked_child_rank,
+            record_dtype=np.uint8,
+            rising=True,
+        )
+
+    def encode(self, position: Any) -> np.ndarray:
+        """The ranked plug-in's state of a position of this space."""
+        red, black, mover, passes = self.check_position(position)
+        return np.array([red, black, mover, passes, self.rank(red, black)], dtype=np.uint64)
+
+    def decode(self, state: np.ndarray) -> Any:
+        from cgt.games.interleave import InterleavePosition
+
+        red, black, mover = int(state[0]), int(state[1]), int(state[W_MOVER])
+        if mover == UNKNOWN_MOVER:
+            mover = 1 - self.leader(red, black)
+        return InterleavePosition(red, black, mover, int(state[W_PASSES]))
+
     def solve(
         self,
         root: Any = None,
@@ -663,50 +624,41 @@ class InterleaveSpace:
         max_seconds: float | None = None,
     ) -> None:
         """Solve the placements reachable from ``root`` (a position of the space), or every
-        placement when ``root`` is None."""
+        placement when ``root`` is None: the engine's ranked retrograde, a descending
+        sweep (after marking what the root reaches)."""
         check_max_seconds(max_seconds)
         self.check_memory()
-        self.build_tables()
         started = time.perf_counter()
-        value = np.zeros(self.states_stored * self.ranks, dtype=np.uint8)
-        self.value = value
-        stride = self.states_stored
-        hist = (self._red_hist, self._black_hist)
-        reached = self.ranks
-        first_rank = 0
-        if root is not None:
-            red, black, _, _ = self.check_position(root)
-            first_rank = self.rank(red, black)
-            value[stride * first_rank] = REACHED
-            reached = 0
-            for first in range(first_rank, self.ranks, CHUNK_RANKS):
-                last = min(self.ranks, first + CHUNK_RANKS)
-                reached += int(
-                    mark_reached(first, last, *self._args(), *self._decode_args(), value, *hist)
-                )
-                self._budget(max_seconds, started, last - first_rank, "marked", progress)
-            self.seconds["mark"] = time.perf_counter() - started
-        phase = time.perf_counter()
-        solved = faults = 0
-        for last in range(self.ranks, first_rank, -CHUNK_RANKS):
-            first = max(first_rank, last - CHUNK_RANKS)
-            done, bad = sweep(
-                first,
-                last,
-                root is not None,
-                *self._args(),
-                *self._decode_args(),
-                value,
-                *hist,
-                self._codes,
+        engine = SweepEngine(self.ranked_space(), np.zeros(self.size, dtype=np.uint8))
+        self.value = engine.records
+        self._engine = engine
+        if max_seconds is not None:
+            engine.deadline = started + max_seconds
+        first = 0
+        try:
+            if root is not None:
+                first = engine.mark_reached(self.encode(root), progress) // self.states_stored
+                self._budget(max_seconds, started, self.ranks - first, "marked", progress)
+                self.seconds["mark"] = time.perf_counter() - started
+            phase = time.perf_counter()
+            engine.solve_range(
+                first * self.states_stored,
+                self.size,
+                only_marked=root is not None,
+                progress=progress,
+                event={"phase": "swept"},
             )
-            solved += int(done)
-            faults += int(bad)
-            self._budget(max_seconds, started, self.ranks - first, "swept", progress)
-        if faults:
-            raise AssertionError(f"{faults} placements met an unsolved child")
+        except SearchBudgetExceeded as stopped:
+            self.value = None
+            raise SweepBudgetExceeded(
+                stopped.nodes, time.perf_counter() - started, "swept"
+            ) from None
+        self._budget(max_seconds, started, self.ranks - first, "swept", progress)
         self.seconds["sweep"] = time.perf_counter() - phase
-        self.stats = {"ranks": self.ranks, "placements_solved": solved, "reached": reached}
+        reached = self.ranks
+        if root is not None:
+            reached = reached_placements(self.value, self.states_stored, first)
+        self.stats = {"ranks": self.ranks, "placements_solved": reached, "reached": reached}
 
     def _budget(
         self,
@@ -749,41 +701,27 @@ class InterleaveSpace:
         """Stored states of the space (the length of :attr:`value`)."""
         return self.states_stored * self.ranks
 
-    def code_of(self, position: Any) -> int:
-        """The solved code of a position (needs :meth:`solve` over a space holding it)."""
+    def value_of(self, position: Any) -> tuple[Outcome, int]:
+        """Outcome for the player to move and remoteness (no draws in Interleave); a state
+        just after a pass, kept nowhere, is evaluated from its solved children."""
         if self.value is None:
             raise ValueError("solve() first")
-        red, black, mover, passes = self.check_position(position)
-        rank = self.rank(red, black)
-        if self.loser:
-            code = int(self.value[rank]) & (MOVER_BIT - 1)
-        elif self.value[2 * rank] < SOLVED_BASE:
-            code = int(self.value[2 * rank])
-        else:
-            missing = evaluate_pass(
-                rank,
-                np.uint64(red),
-                np.uint64(black),
-                *self._args(),
-                self.value,
-                self._red_hist,
-                self._black_hist,
-                self._codes,
-            )
-            code = UNREACHED if missing else int(self._codes[2 * passes + mover])
-        if code < SOLVED_BASE:
-            raise PositionError(
-                f"position {self.game.render(position)!r} is not reachable from the solved root"
-            )
-        return code
-
-    def value_of(self, position: Any) -> tuple[Outcome, int]:
-        """Outcome for the player to move and remoteness (no draws in Interleave)."""
         terminal = self.terminal_outcome(position)
         if terminal is not None:
             return terminal, 0
-        code = self.code_of(position)
-        return (Outcome.LOSS if code & 1 else Outcome.WIN), (code - SOLVED_BASE) >> 1
+        engine = self._engine
+        assert engine is not None
+        state = self.encode(position)
+        index = engine.space.rank_of(state)
+        if index == TRANSIENT:
+            outcome, remoteness = engine.solve_root(state)
+            return outcome, int(remoteness or 0)
+        known = engine.space.value_of_record(int(self.value[index]))
+        if known is None:
+            raise PositionError(
+                f"position {self.game.render(position)!r} is not reachable from the solved root"
+            )
+        return known[0], int(known[1] or 0)
 
     def move_values(self, position: Any) -> list[MoveValue]:
         """Every legal move of a non-terminal position with its value for the mover."""
@@ -1274,9 +1212,6 @@ def red_only_ranks(size: int) -> np.ndarray:
 # black, player to move, consecutive passes); a move code is the cell, or
 # :data:`PLAYOUT_PASS`; the moves come in the readable module's order (the pass first).
 
-#: Playout move code of the pass (turns=pass).
-PLAYOUT_PASS = 64
-
 
 @njit(cache=True)
 def playout_final(state: np.ndarray, tables: Any) -> I64:
@@ -1374,4 +1309,17 @@ def playout_rules(game: Game[Any, Any]) -> PlayoutRules:
     )
 
 
-PLUGIN = KernelPlugin("interleave", solve_interleave, packed=True, playout=playout_rules)
+def ranked_space(game: Game[Any, Any]) -> RankedSpace:
+    """The placements above ``game``'s start (its stones fixed) as a ranked space of the
+    engine's retrograde."""
+    root = game.initial_position()
+    return InterleaveSpace(game, root[0], root[1]).ranked_space()
+
+
+PLUGIN = KernelPlugin(
+    "interleave",
+    solve_interleave,
+    packed=True,
+    playout=playout_rules,
+    ranked_space=ranked_space,
+)

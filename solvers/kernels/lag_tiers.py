@@ -1,15 +1,18 @@
-"""Endgame databases of LAG by piece-count tiers: a compiled retrograde, independent of the
-alpha-beta kernel's search.
+"""Endgame databases of LAG by piece-count tiers: the engine's ranked retrograde
+(:mod:`solvers.engine_sweep`) over LAG's rules, independent of the alpha-beta search.
 
 Why tiers: LAG never repeats a position. A capture removes a piece, so it leads to a lower
 *tier* ``(white pieces, black pieces)``; inside a tier every move is either forward (the sum
 of both sides' advancement rises) or sideways with the mover's object count strictly falling
 (advancement unchanged, the opponent's objects unchanged). So a tier's values depend only on
 the tier itself and on the tiers one capture below it, and inside a tier the play graph has
-no cycle. Tiers are solved lower tiers first, each by a memoised depth-first pass over its
-positions that uses the tier's own array as the memo: every position is evaluated once, from
-the values of all of its children (no pruning, nothing borrowed from the alpha-beta search);
-a path longer than ``max_ply`` would mean a cycle and stops with an error.
+no cycle. Tiers are solved lower tiers first, each by the engine's memoised depth-first pass
+over its range of ranks, the tier's own array as the memo: every position is evaluated once,
+from the values of all of its children (no pruning, nothing borrowed from the alpha-beta
+search); a path longer than ``max_ply`` would mean a cycle and stops with an error. This
+module gives the engine the tiers as a ranked space (:class:`solvers.sweep.RankedSpace`):
+the rules (``ranked_generate``, ``ranked_final``; LAG's plug-in's ``play`` and ``mover``) and
+the ranking (``ranked_rank``, ``ranked_unrank``).
 
 Ranking
 -------
@@ -48,27 +51,32 @@ Two ways to fill the records:
   while a tier sweep reads its children close together. It serves small roots and the
   tests.
 
-Both run in compiled slices bounded by a node budget, report progress between slices and
-can be interrupted (Ctrl-C) at any time: every record written is final, so nothing is lost;
-a tier directory (:meth:`LagTiers.save`) keeps them across processes.
+Both run in the engine's compiled slices bounded by a node budget (:mod:`solvers.sweep`),
+report progress between slices and can be interrupted (Ctrl-C) at any time: every record
+written is final, so nothing is lost; a tier directory (:meth:`LagTiers.save`) keeps them
+across processes.
 """
 
 from __future__ import annotations
 
 import json
+import sys
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from math import comb
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+from numba import njit
 
 from cgt.errors import CGTError, ParameterError, PositionError
 from cgt.progress import Progress
 from cgt.protocol import Game, Outcome
-from solvers.budget import SearchBudgetExceeded, check_max_seconds
-from solvers.kernel_table import _U0, _U1, I64, U64, compiled
+from solvers.budget import check_max_seconds
+from solvers.engine_sweep_defaults import OUTSIDE
+from solvers.kernel_table import _U0, _U1, I64, U64
 from solvers.kernels.lag import (
     CFG_GOAL,
     LagTables,
@@ -76,12 +84,13 @@ from solvers.kernels.lag import (
     end_score,
     generate_moves,
     goal_score,
-    warm_up,
+    playout_mover,
+    playout_play,
 )
 from solvers.kernels.packed import packed_solve_result
 from solvers.kernels.tier_index import (
     binomial_table,
-    colex_rank,
+    colex_unrank,
     flip_table,
     locate,
     map_cells,
@@ -91,34 +100,28 @@ from solvers.memory import require_memory
 from solvers.result import MoveValue, SolveResult
 from solvers.retrograde import follow_best_moves
 from solvers.store import LOSS, OUTCOME_SHIFT, REMOTENESS_MASK, WIN
+from solvers.sweep import OutsideSpaceError, RankedSpace, SweepEngine, ranked_rules
 
 Tier = tuple[int, int]
 
 #: Deepest path of the depth-first pass (plies). Every move raises the potential of
 #: proofs/lag.py, so a path is far shorter on every board in reach; a longer one is a bug.
 DEFAULT_MAX_PLY = 1024
-#: Target wall time of one compiled slice (progress and Ctrl-C granularity).
-SLICE_SECONDS = 0.5
-FIRST_SLICE_NODES = 1 << 16
-
-# indices into the int64 control array
-T_NODES = 0  # positions evaluated (records written)
-T_NODE_LIMIT = 1
-T_ABORTED = 2
-T_OVERFLOW = 3
-T_MISSING = 4  # a child's tier is not stored
-T_MAX_PLY = 5
-T_GOAL = 6
-T_BROKEN = 7  # test hook: 1 flips the end-of-game score (a deliberately wrong rule)
-T_CELLS = 8
-CTL_LENGTH = 16
-
-_WIN_RECORD = np.int64(WIN << OUTCOME_SHIFT)
-_LOSS_RECORD = np.int64(LOSS << OUTCOME_SHIFT)
 
 
 class TierError(CGTError):
     """A tier directory or a tier request that cannot be used (the message says why)."""
+
+
+@contextmanager
+def _within_kept_tiers() -> Iterator[None]:
+    """The engine's refusal to leave the ranked space, said in the tiers' terms."""
+    try:
+        yield
+    except OutsideSpaceError:
+        raise TierError(
+            "a capture leads to a tier that is not kept: solve lower tiers first"
+        ) from None
 
 
 def tier_positions(cells: int, white: int, black: int) -> int:
@@ -145,191 +148,124 @@ def tiers_below(white: int, black: int) -> list[Tier]:
     return tiers_up_to(white + black, white, black)
 
 
-# ------------------------------------------------------------------------- compiled
-@compiled
-def solve_position(
-    white: U64,
-    black: U64,
-    side: I64,
-    index: I64,
-    ply: I64,
-    nbr: np.ndarray,
-    dest: np.ndarray,
-    far: np.ndarray,
-    binom: np.ndarray,
-    offsets: np.ndarray,
-    flip_cell: np.ndarray,
-    table: np.ndarray,
-    moves: np.ndarray,
-    order: np.ndarray,
-    ctl: np.ndarray,
-) -> I64:
-    """Evaluate the position at ``index`` from all of its children (solving unsolved ones
-    first), write its record and return it; -1 when the node budget, the ply limit or a
-    missing tier stopped it (nothing is written on the stopped path)."""
-    ctl[T_NODES] += 1
-    if ctl[T_NODES] > ctl[T_NODE_LIMIT]:
-        ctl[T_ABORTED] = 1
-        return -1
-    if ply > ctl[T_MAX_PLY]:
-        ctl[T_MAX_PLY] = ply
-    goal = ctl[T_GOAL]
-    reached = goal_score(white, black, side, goal, far, nbr)
+# ------------------------------------------------------------- the ranked plug-in
+# LAG's rules (solvers.kernels.lag) over the tiers' ranking, for the engine's ranked
+# retrograde (solvers.engine_sweep). A state is (white, black, side to move), a move code
+# ``from * 64 + to``, as in LAG's playout plug-in, whose ``play`` and ``mover`` these are.
+# ``tables``: (dest, nbr, far, cfg, the generator's order keys, binomials, offsets, colour
+# flip, one row per kept tier (first index, w, b, positions), then the decoding's scratch).
+R_GOAL = 0  # the kernel's goal code (goal, far-row check)
+R_BROKEN = 1  # test hook: 1 flips the end-of-game score (a deliberately wrong rule)
+R_LENGTH = 2
+
+
+@njit(cache=True, inline="always")
+def ranked_generate(state: np.ndarray, tables: Any, out: np.ndarray) -> I64:
+    """The legal moves; none where a far-row goal ended the game."""
+    dest, nbr, far, cfg, order = tables[0], tables[1], tables[2], tables[3], tables[4]
+    side = np.int64(state[2])
+    if goal_score(state[0], state[1], side, cfg[R_GOAL], far, nbr) != 0:
+        return 0
+    own = state[0] if side == 0 else state[1]
+    opp = state[1] if side == 0 else state[0]
+    return generate_moves(own, opp, side, count_objects(own, nbr), dest, nbr, out, order)
+
+
+@njit(cache=True, inline="always")
+def ranked_final(state: np.ndarray, tables: Any) -> I64:
+    """The result of a finished position for the player to move (every end is a win or a
+    loss)."""
+    nbr, far, cfg = tables[1], tables[2], tables[3]
+    side = np.int64(state[2])
+    reached = goal_score(state[0], state[1], side, cfg[R_GOAL], far, nbr)
     if reached != 0:
-        record = _WIN_RECORD if reached > 0 else _LOSS_RECORD
-        table[index] = record
-        return record
-    if ply >= moves.shape[0] - 1:
-        ctl[T_OVERFLOW] = 1
-        return -1
-    own = white if side == 0 else black
-    opp = black if side == 0 else white
-    k = count_objects(own, nbr)
-    count = generate_moves(own, opp, side, k, dest, nbr, moves[ply], order[ply])
-    if count == 0:
-        score = end_score(own, opp, goal, nbr)
-        if ctl[T_BROKEN] != 0:
-            score = -score
-        record = _WIN_RECORD if score > 0 else _LOSS_RECORD
-        table[index] = record
-        return record
-    fastest_win = np.int64(REMOTENESS_MASK)
-    slowest_loss = np.int64(-1)
-    wins = False
-    for i in range(count):
-        m = moves[ply, i]
-        source_bit = _U1 << np.uint64(m >> 6)
-        target_bit = _U1 << np.uint64(m & 63)
-        child_own = own ^ source_bit ^ target_bit
-        child_opp = opp & ~target_bit
-        if side == 0:
-            child_white = child_own
-            child_black = child_opp
-        else:
-            child_white = child_opp
-            child_black = child_own
-        child_index, flipped = locate(child_white, child_black, 1 - side, binom, offsets, flip_cell)
-        if child_index < 0:
-            ctl[T_MISSING] = 1
-            return -1
-        child = np.int64(table[child_index])
-        if child == 0:
-            # solve the child as it is kept: its colour-swapped image if flipped (the
-            # recursive call gets exactly the entry's argument types, see solve_tier_slice)
-            if flipped:
-                child_white, child_black = (
-                    map_cells(child_black, flip_cell),
-                    map_cells(child_white, flip_cell),
-                )
-                child_side = side
-            else:
-                child_side = 1 - side
-            child = solve_position(
-                child_white,
-                child_black,
-                child_side,
-                child_index,
-                ply + 1,
-                nbr,
-                dest,
-                far,
-                binom,
-                offsets,
-                flip_cell,
-                table,
-                moves,
-                order,
-                ctl,
-            )
-            if child < 0:
-                return -1
-        distance = child & REMOTENESS_MASK
-        if child >> OUTCOME_SHIFT == LOSS:  # the opponent loses there: a win for us
-            wins = True
-            if distance < fastest_win:
-                fastest_win = distance
-        elif distance > slowest_loss:
-            slowest_loss = distance
-    if wins:
-        record = _WIN_RECORD | (fastest_win + 1)
-    else:
-        record = _LOSS_RECORD | (slowest_loss + 1)
-    table[index] = record
-    return record
+        return reached
+    own = state[0] if side == 0 else state[1]
+    opp = state[1] if side == 0 else state[0]
+    score = end_score(own, opp, cfg[R_GOAL], nbr)
+    return -score if cfg[R_BROKEN] != 0 else score
 
 
-@compiled
-def solve_tier_slice(
-    w: I64,
-    b: I64,
-    white: U64,
-    nbr: np.ndarray,
-    dest: np.ndarray,
-    far: np.ndarray,
-    binom: np.ndarray,
-    offsets: np.ndarray,
-    flip_cell: np.ndarray,
-    table: np.ndarray,
-    moves: np.ndarray,
-    order: np.ndarray,
-    ctl: np.ndarray,
-    free: np.ndarray,
-) -> U64:
-    """Solve the positions of tier ``(w, b)`` whose White set is ``white`` or later in colex
-    order, until the node budget runs out; return the White set to resume from (the
-    records already solved are skipped on resuming), or 0 when the tier is done. ``free``
-    is scratch space of ``cells`` int64s (the kernels allocate nothing)."""
+ranked_play = playout_play
+ranked_mover = playout_mover
+
+
+@njit(cache=True, inline="always")
+def ranked_rank(state: np.ndarray, tables: Any) -> I64:
+    """The position's index in the flat array (its colour-swapped image's where its tier is
+    kept swapped); OUTSIDE when its tier is not kept."""
+    binom, offsets, flip_cell = tables[5], tables[6], tables[7]
+    index, _ = locate(state[0], state[1], np.int64(state[2]), binom, offsets, flip_cell)
+    return index if index >= 0 else np.int64(OUTSIDE)
+
+
+# the decoding cache (``tables[10]``): the last index decoded, its tier row, White's set,
+# Black's rank and set among the free cells' places, Black's set on the board
+U_INDEX, U_TIER, U_WHITE, U_BLACK_RANK, U_COMPRESSED, U_BLACK = range(6)
+U_LENGTH = 6
+
+
+@njit(cache=True, inline="always")
+def _new_white(white: U64, cells: I64, free: np.ndarray) -> None:
+    """The free cells left by ``white``, in increasing order."""
+    n_free = 0
+    for cell in range(cells):
+        if (white >> np.uint64(cell)) & _U1 == _U0:
+            free[n_free] = cell
+            n_free += 1
+
+
+@njit(cache=True, inline="always")
+def ranked_unrank(index: I64, tables: Any, state: np.ndarray) -> None:
+    """The position of ``index``, as its tier keeps it. A range is decoded in order, so the
+    index after the last one decoded (``tables[10]``, with its free cells in ``tables[9]``)
+    is its successor: the other side to move, or the next Black set (Gosper's hack on the
+    free cells' places), or the next White set; any other index is decoded whole."""
+    binom, offsets, rows, free, last = tables[5], tables[6], tables[8], tables[9], tables[10]
     cells = offsets.shape[0] - 1
-    end = _U1 << np.uint64(cells)
-    white_sets = binom[cells, w]
-    black_sets = binom[cells - w, b]
-    base = offsets[w, b]
-    # the rank of the first White set, then +1 per set (colex order is integer order)
-    white_rank = colex_rank(white, binom)
-    while white_rank < white_sets:
-        n_free = 0
-        for cell in range(cells):
-            if (white >> np.uint64(cell)) & _U1 == _U0:
-                free[n_free] = cell
-                n_free += 1
-        compressed = (_U1 << np.uint64(b)) - _U1
-        for black_rank in range(black_sets):
-            black = map_cells(compressed, free)
-            index = base + (white_rank * black_sets + black_rank) * 2
-            for side in range(2):
-                # the entry of the recursive solve_position gets exactly the types of its
-                # recursive call (int64 side and ply): a cast recursive call crashes when
-                # loaded from numba's disk cache (numba issue #6713)
-                if table[index + side] == 0 and (
-                    solve_position(
-                        white,
-                        black,
-                        side,
-                        index + side,
-                        np.int64(0),
-                        nbr,
-                        dest,
-                        far,
-                        binom,
-                        offsets,
-                        flip_cell,
-                        table,
-                        moves,
-                        order,
-                        ctl,
-                    )
-                    < 0
-                ):
-                    return white
-            if b > 0:
-                compressed = next_combination(compressed)
-        white_rank += 1
-        if w == 0:
-            break
-        white = next_combination(white)
-        if white >= end:
-            break
-    return _U0
+    tier = last[U_TIER]
+    if (
+        index == last[U_INDEX] + 1
+        and tier >= 0
+        and index < rows[tier, 0] + rows[tier, 3]
+        and (index - rows[tier, 0]) & 1 == 0
+    ):
+        w = rows[tier, 1]
+        b = rows[tier, 2]
+        if last[U_BLACK_RANK] + 1 < binom[cells - w, b]:
+            compressed = next_combination(np.uint64(last[U_COMPRESSED]))
+            last[U_BLACK_RANK] += 1
+        else:
+            white = next_combination(np.uint64(last[U_WHITE])) if w > 0 else _U0
+            _new_white(white, cells, free)
+            last[U_WHITE] = np.int64(white)
+            compressed = (_U1 << np.uint64(b)) - _U1
+            last[U_BLACK_RANK] = 0
+        last[U_COMPRESSED] = np.int64(compressed)
+        last[U_BLACK] = np.int64(map_cells(compressed, free))
+    elif index != last[U_INDEX] + 1 or tier < 0 or index >= rows[tier, 0] + rows[tier, 3]:
+        # decoded whole (the other side to move of the last index needs nothing)
+        tier = 0
+        while index >= rows[tier, 0] + rows[tier, 3]:
+            tier += 1
+        w = rows[tier, 1]
+        b = rows[tier, 2]
+        black_sets = binom[cells - w, b]
+        pair = (index - rows[tier, 0]) >> 1
+        white_rank = pair // black_sets
+        white = colex_unrank(white_rank, w, cells, binom)
+        _new_white(white, cells, free)
+        black_rank = pair - white_rank * black_sets
+        compressed = colex_unrank(black_rank, b, cells - w, binom)
+        last[U_TIER] = tier
+        last[U_WHITE] = np.int64(white)
+        last[U_BLACK_RANK] = black_rank
+        last[U_COMPRESSED] = np.int64(compressed)
+        last[U_BLACK] = np.int64(map_cells(compressed, free))
+    last[U_INDEX] = index
+    state[0] = np.uint64(last[U_WHITE])
+    state[1] = np.uint64(last[U_BLACK])
+    state[2] = np.uint64((index - rows[last[U_TIER], 0]) & 1)
 
 
 # --------------------------------------------------------------------- Python side
@@ -374,21 +310,66 @@ class LagTiers:
         # np.zeros maps untouched pages lazily: a solve from one root pays only for what
         # it reaches
         self.table = np.zeros(max(total, 1), dtype=np.uint16)
-        self.ctl = np.zeros(CTL_LENGTH, dtype=np.int64)
-        self.ctl[T_GOAL] = rules.cfg[CFG_GOAL]  # the kernel's goal code (goal, far-row check)
-        self.ctl[T_BROKEN] = 1 if broken_end_score else 0
-        self.ctl[T_CELLS] = cells
-        self.moves = np.zeros((max_ply + 1, 4 * cells), dtype=np.int64)
-        self.order = np.zeros((max_ply + 1, 4 * cells), dtype=np.int64)
-        self.free_cells = np.zeros(cells, dtype=np.int64)  # scratch of solve_tier_slice
         self.complete: set[Tier] = set()
         self.tier_stats: dict[Tier, dict[str, Any]] = {}
         #: seconds per solved tier, by name (what :func:`packed_solve_result` reports)
         self.seconds: dict[str, float] = {}
-        self._slice_nodes = FIRST_SLICE_NODES
-        self.started = time.perf_counter()
-        #: perf_counter time after which a solve stops (None: no limit)
-        self.deadline: float | None = None
+        cfg = np.zeros(R_LENGTH, dtype=np.int64)
+        cfg[R_GOAL] = rules.cfg[CFG_GOAL]
+        cfg[R_BROKEN] = 1 if broken_end_score else 0
+        tier_rows = np.array(
+            [[self.offsets[w, b], w, b, tier_positions(cells, w, b)] for w, b in self.tiers]
+            or [[0, 0, 0, 0]],
+            dtype=np.int64,
+        )
+        plug = ranked_rules(
+            game,
+            sys.modules[__name__],
+            words=3,
+            max_moves=4 * cells,
+            tables=(
+                rules.dest,
+                rules.nbr,
+                rules.far,
+                cfg,
+                np.zeros(4 * cells, dtype=np.int64),
+                self.binom,
+                self.offsets,
+                self.flip_cell,
+                tier_rows,
+                np.zeros(cells, dtype=np.int64),
+                np.full(U_LENGTH, -1, dtype=np.int64),
+            ),
+            encode=rules.encode,
+            code_of=lambda position, move: 64 * move[0] + move[1],
+            move_of=lambda position, code: (code >> 6, code & 63),
+            alternating=True,
+            nrt=False,
+        )
+        #: the tiers as a ranked space of the engine's retrograde, and the engine on it
+        self.space = RankedSpace(plug, total, ranked_rank, ranked_unrank)
+        self.engine = SweepEngine(self.space, self.table, max_ply=max_ply)
+
+    @property
+    def deadline(self) -> float | None:
+        """``time.perf_counter`` time after which a solve stops (None: no limit)."""
+        return self.engine.deadline
+
+    @deadline.setter
+    def deadline(self, value: float | None) -> None:
+        self.engine.deadline = value
+
+    @property
+    def _slice_nodes(self) -> int:
+        return self.engine.slice_nodes
+
+    @_slice_nodes.setter
+    def _slice_nodes(self, value: int) -> None:
+        self.engine.slice_nodes = value
+
+    @property
+    def started(self) -> float:
+        return self.engine.started
 
     # ---------------------------------------------------------------- lookups
     def kept(self, tiers: Iterable[Tier]) -> list[Tier]:
@@ -472,43 +453,6 @@ class LagTiers:
         )
 
     # ---------------------------------------------------------------- solving
-    def _run(self, call: Any, progress: Progress | None, event: dict[str, Any]) -> None:
-        """Run ``call()`` (one compiled slice, returning whether the work is done) until it
-        finishes, in node-budget slices sized from the measured speed; between slices report
-        progress and check the deadline (:class:`SearchBudgetExceeded`)."""
-        started = time.perf_counter()
-        while True:
-            self.ctl[T_ABORTED] = 0
-            nodes_before = int(self.ctl[T_NODES])
-            self.ctl[T_NODE_LIMIT] = nodes_before + self._slice_nodes
-            slice_started = time.perf_counter()
-            done = call()
-            if self.ctl[T_OVERFLOW]:
-                raise ParameterError(
-                    f"a LAG path longer than {self.moves.shape[0] - 1} plies; raise max_ply"
-                )
-            if self.ctl[T_MISSING]:
-                raise TierError(
-                    "a capture leads to a tier that is not kept: solve lower tiers first"
-                )
-            if done:
-                return
-            seconds = max(time.perf_counter() - slice_started, 1e-6)
-            rate = (int(self.ctl[T_NODES]) - nodes_before) / seconds
-            self._slice_nodes = int(min(max(rate * SLICE_SECONDS, 1 << 12), 1 << 28))
-            if progress is not None:
-                progress(
-                    {
-                        **event,
-                        "positions": int(self.ctl[T_NODES]),
-                        "seconds": round(time.perf_counter() - started, 3),
-                    }
-                )
-            if self.deadline is not None and time.perf_counter() > self.deadline:
-                raise SearchBudgetExceeded(
-                    int(self.ctl[T_NODES]), time.perf_counter() - self.started, unit="positions"
-                )
-
     def solve_tiers(
         self,
         tiers: Sequence[Tier] | None = None,
@@ -520,7 +464,6 @@ class LagTiers:
         seconds). A capture must lead to a kept tier. ``save_to``: a tier directory where
         each tier is written as soon as it is solved (:meth:`save_tier`), so a stopped solve
         keeps every tier it finished."""
-        warm_up()
         todo = self.tiers if tiers is None else self.kept(tiers)
         for tier in todo:
             if tier in self.complete:
@@ -529,33 +472,15 @@ class LagTiers:
             if self.offsets[w, b] < 0:
                 raise TierError(f"tier {tier} is not kept")
             started = time.perf_counter()
-            nodes_before = int(self.ctl[T_NODES])
-            state = {"white": np.uint64((1 << w) - 1)}
-
-            def call(w: int = w, b: int = b, state: dict[str, Any] = state) -> bool:
-                resume = solve_tier_slice(
-                    w,
-                    b,
-                    state["white"],
-                    self.nbr,
-                    self.dest,
-                    self.far,
-                    self.binom,
-                    self.offsets,
-                    self.flip_cell,
-                    self.table,
-                    self.moves,
-                    self.order,
-                    self.ctl,
-                    self.free_cells,
-                )
-                state["white"] = np.uint64(resume)  # numba returns a Python int
-                return not self.ctl[T_ABORTED]
-
-            self._run(call, progress, {"phase": f"tier {w}+{b}", "tier": [w, b]})
+            nodes_before = self.engine.nodes
+            first = int(self.offsets[w, b])
+            last = first + tier_positions(self.cells, w, b)
+            event = {"phase": f"tier {w}+{b}", "tier": [w, b]}
+            with _within_kept_tiers():
+                self.engine.solve_range(first, last, progress=progress, event=event)
             self.complete.add(tier)
             self.tier_stats[tier] = self._statistics(tier, time.perf_counter() - started)
-            self.tier_stats[tier]["evaluated"] = int(self.ctl[T_NODES]) - nodes_before
+            self.tier_stats[tier]["evaluated"] = self.engine.nodes - nodes_before
             self.seconds[f"tier {w}+{b}"] = self.tier_stats[tier]["seconds"]
             if save_to is not None:
                 self.save_tier(save_to, tier)
@@ -566,34 +491,10 @@ class LagTiers:
     def solve_from(self, position: Any, progress: Progress | None = None) -> tuple[Outcome, int]:
         """Solve every position reachable from ``position`` (each evaluated from all its
         children) and return its value."""
-        warm_up()
-        index = self.index(position)
-        white, black, side = position
-        if self.offsets[white.bit_count(), black.bit_count()] < 0:  # kept colour-swapped
-            white, black, side = self.colour_swapped(position)
-
-        def call() -> bool:
-            record = solve_position(
-                np.uint64(white),
-                np.uint64(black),
-                np.int64(side),
-                np.int64(index),
-                np.int64(0),
-                self.nbr,
-                self.dest,
-                self.far,
-                self.binom,
-                self.offsets,
-                self.flip_cell,
-                self.table,
-                self.moves,
-                self.order,
-                self.ctl,
-            )
-            return bool(record >= 0)
-
-        if self.table[index] == 0:
-            self._run(call, progress, {"phase": "solve from root"})
+        self.index(position)  # its tier must be kept
+        state = self.space.rules.encode(position)
+        with _within_kept_tiers():
+            self.engine.solve_root(state, progress)
         return self.value(position)
 
     def _statistics(self, tier: Tier, seconds: float) -> dict[str, Any]:
@@ -778,3 +679,9 @@ def solve_tiers(
     )
     result.solver = "tiers"
     return result
+
+
+def ranked_space(game: Game[Any, Any]) -> RankedSpace:
+    """The tiers below ``game``'s start as a ranked space of the engine's retrograde."""
+    white, black, _side = game.initial_position()
+    return LagTiers(game, tiers_below(white.bit_count(), black.bit_count())).space

@@ -47,3 +47,7 @@ class KernelPlugin:
     #: its ranked space for the engine's packed retrograde by levels, for a game instance
     #: (:class:`solvers.levels.LevelsRules`; tests/test_levels.py checks every one)
     levels: Callable[[Game[Any, Any]], LevelsRules] | None = None
+    #: its ranked space for a game instance (:class:`solvers.sweep.RankedSpace`: the
+    #: positions of the game's start ranked, for the engine's ranked retrograde), where its
+    #: tier module does not give one as ``ranked_space``
+    ranked_space: Callable[[Game[Any, Any]], Any] | None = None

@@ -127,3 +127,19 @@ def next_combination(x: U64) -> U64:
     low = x & (~x + _U1)
     ripple = x + low
     return (((ripple ^ x) >> np.uint64(2)) // low) | ripple
+
+
+@njit(cache=True, inline="always")
+def colex_unrank(rank: I64, size: I64, cells: I64, binom: np.ndarray) -> U64:
+    """The set of ``size`` of the cells ``0 .. cells - 1`` whose colex rank is ``rank``
+    (the inverse of :func:`colex_rank`): its largest cell is the largest ``c`` with
+    ``C(c, size) <= rank``, and so on down."""
+    mask = _U0
+    cell = cells - 1
+    for i in range(size, 0, -1):
+        while binom[cell, i] > rank:
+            cell -= 1
+        mask |= _U1 << np.uint64(cell)
+        rank -= binom[cell, i]
+        cell -= 1
+    return mask
