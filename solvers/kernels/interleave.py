@@ -67,7 +67,7 @@ from cgt.errors import CGTError, ParameterError, PositionError
 from cgt.progress import Progress
 from cgt.protocol import Game, Outcome
 from solvers.engine_sweep_defaults import TRANSIENT
-from solvers.kernel_base import SearchBudgetExceeded, check_max_seconds
+from solvers.kernel_base import SearchBudgetExceeded, check_max_seconds, compile_once
 from solvers.kernel_table import I64, U64, compiled, popcount
 from solvers.kernels.packed import SpaceKeeper, packed_solve_result
 from solvers.kernels.plugin import KernelPlugin
@@ -745,26 +745,18 @@ class InterleaveSpace:
         )
 
 
-_COMPILE_SECONDS: float | None = None
+@compile_once
+def warm_up() -> None:
+    """Compile (or load from numba's disk cache) every kernel once per process."""
+    from cgt.games.interleave import Interleave
 
-
-def warm_up() -> float:
-    """Compile (or load from numba's disk cache) every kernel once per process and return
-    the seconds it took; later calls return the first measurement."""
-    global _COMPILE_SECONDS
-    if _COMPILE_SECONDS is None:
-        from cgt.games.interleave import Interleave
-
-        started = time.perf_counter()
-        for turns in ("pass", "loser"):
-            for win in ("stones", "groups"):
-                game = Interleave(size=2, win=win, turns=turns)
-                root = game.initial_position()
-                space = InterleaveSpace(game, root.red, root.black)
-                space.solve(root)
-                space.move_values(root)
-        _COMPILE_SECONDS = time.perf_counter() - started
-    return _COMPILE_SECONDS
+    for turns in ("pass", "loser"):
+        for win in ("stones", "groups"):
+            game = Interleave(size=2, win=win, turns=turns)
+            root = game.initial_position()
+            space = InterleaveSpace(game, root.red, root.black)
+            space.solve(root)
+            space.move_values(root)
 
 
 def solve_interleave(
