@@ -273,7 +273,7 @@ def measure(args: argparse.Namespace, stored: dict[str, Any]) -> None:
     """Measure the selected cases, each in a fresh process, and store them as one run."""
     load_before = load_average()
     info = machine()
-    run_id = info["date"]
+    run_id = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S")  # two runs a minute apart differ
     for name in CASES:
         if args.only not in name:
             continue
