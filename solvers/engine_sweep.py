@@ -21,7 +21,8 @@ How: a memoised depth-first pass with an explicit stack (one frame a ply, no rec
 next unsolved rank of the range is decoded (``unrank``) and entered; a child whose record is
 solved is read, an unsolved one is entered in its turn and its record written when its last
 child is in. A child ranked :data:`~solvers.engine_sweep_defaults.TRANSIENT` has no record:
-it is evaluated each time it is met (Interleave's states just after a pass). So the order of
+it is evaluated each time it is met (Interleave's states just after a pass), in place (no
+frame, :func:`_in_place`) when its own children are all solved or finished. So the order of
 the range is free: where every move raises the rank, a descending range meets every child
 solved before its parent, and the pass is a plain sweep that never goes deeper than a
 transient child; elsewhere (LAG inside a tier) it solves what it needs as it goes. The
@@ -126,6 +127,88 @@ def _fold(frame: np.ndarray, result: I64, remoteness: I64, same_mover: bool) -> 
         frame[F_LOSS] = remoteness
 
 
+@njit(cache=True, inline="always")
+def _finished(state: np.ndarray, tables: object) -> tuple[I64, I64]:
+    """(result for its mover, remoteness) of a finished position."""
+    result = np.int64(final(state, tables))
+    if result == 0:
+        return result, np.int64(0)
+    return result, np.int64(final_remoteness(state, tables))
+
+
+@njit(cache=True, inline="always")
+def _solved(
+    record: I64,
+    own: I64,
+    alternating: bool,
+    state: np.ndarray,
+    code: I64,
+    tables: object,
+    child: np.ndarray,
+) -> tuple[I64, I64]:
+    """(result for ``own``, remoteness) of the solved child after ``code``."""
+    result, remoteness = record_value(record)
+    child_mover = record_mover(record)
+    if child_mover >= 0:
+        same_mover = child_mover == own
+    elif alternating:
+        same_mover = False
+    else:
+        play(state, code, tables, child)
+        same_mover = mover(child, tables) == own
+    return (result if same_mover else -result), remoteness
+
+
+@njit(cache=True, inline="always")
+def _in_place(
+    count: I64,
+    ply: I64,
+    records: np.ndarray,
+    tables: object,
+    stack: tuple[np.ndarray, np.ndarray, np.ndarray],
+    alternating: bool,
+) -> tuple[I64, I64, I64]:
+    """The value of the transient position at ``ply`` (its ``count`` moves generated) when
+    every child is solved or finished: ``(result, remoteness, nodes entered)``, or 0 nodes
+    when one is not (the caller enters it as a node). Spares a frame per transient."""
+    states, moves, _ = stack
+    if ply + 1 >= states.shape[0]:
+        return np.int64(0), np.int64(0), np.int64(0)
+    state = states[ply]
+    child = states[ply + 1]
+    own = mover(state, tables)
+    fastest_win = NO_WIN
+    slowest_loss = -1
+    drawn = np.int64(0)
+    entered = np.int64(1)
+    for following in range(count):
+        code = moves[ply, following]
+        index = child_rank(state, code, tables, child)
+        if index == TRANSIENT:
+            play(state, code, tables, child)
+            if generate(child, tables, moves[ply + 1]) != 0:
+                return np.int64(0), np.int64(0), np.int64(0)
+            entered += 1
+            result, remoteness = _finished(child, tables)
+            if alternating or mover(child, tables) != own:
+                result = -result
+        elif index < 0:
+            return np.int64(0), np.int64(0), np.int64(0)
+        else:
+            record = np.int64(records[index])
+            if record < SOLVED:
+                return np.int64(0), np.int64(0), np.int64(0)
+            result, remoteness = _solved(record, own, alternating, state, code, tables, child)
+        fastest_win = min(fastest_win, remoteness if result > 0 else NO_WIN)
+        slowest_loss = max(slowest_loss, remoteness if result < 0 else -1)
+        drawn |= result == 0
+    if fastest_win < NO_WIN:
+        return np.int64(1), fastest_win + 1, entered
+    if drawn != 0:
+        return np.int64(0), np.int64(0), entered
+    return np.int64(-1), slowest_loss + 1, entered
+
+
 # Numba's reference counting as the plug-in asks (``NRT`` above; solvers.engine_search).
 @njit(cache=True, _nrt=NRT)  # type: ignore[call-overload]
 def solve(
@@ -208,18 +291,25 @@ def solve(
                 code = moves[parent, following]
                 index = child_rank(states[parent], code, tables, states[depth])
                 if index == TRANSIENT:
-                    # played and generated here: a finished one is taken in at once
+                    # played and generated here: a finished one is taken in at once, one
+                    # whose children are all solved or finished is evaluated in place
                     play(states[parent], code, tables, states[depth])
                     generated = generate(states[depth], tables, moves[depth])
                     if generated != 0:
-                        break
+                        result, remoteness, entered = _in_place(
+                            generated, depth, records, tables, stack, alternating
+                        )
+                        if entered == 0:
+                            break
+                        ctl[S_NODES] += entered
+                        if depth > ctl[S_MAX_DEPTH]:
+                            ctl[S_MAX_DEPTH] = depth
+                    else:
+                        ctl[S_NODES] += 1
+                        result, remoteness = _finished(states[depth], tables)
                     following += 1
-                    ctl[S_NODES] += 1
-                    result = np.int64(final(states[depth], tables))
-                    remoteness = np.int64(0)
-                    if result != 0:
-                        remoteness = final_remoteness(states[depth], tables)
-                    same_mover = not alternating and mover(states[depth], tables) == own
+                    if alternating or mover(states[depth], tables) != own:
+                        result = -result
                     generated = np.int64(-1)
                 elif index < 0:
                     break
@@ -228,17 +318,9 @@ def solve(
                     if record < SOLVED:
                         break
                     following += 1
-                    result, remoteness = record_value(record)
-                    child_mover = record_mover(record)
-                    if child_mover >= 0:
-                        same_mover = child_mover == own
-                    elif alternating:
-                        same_mover = False
-                    else:
-                        play(states[parent], code, tables, states[depth])
-                        same_mover = mover(states[depth], tables) == own
-                if not same_mover:
-                    result = -result
+                    result, remoteness = _solved(
+                        record, own, alternating, states[parent], code, tables, states[depth]
+                    )
                 # branch-free: won and lost children come as data the predictor cannot guess
                 fastest_win = min(fastest_win, remoteness if result > 0 else NO_WIN)
                 slowest_loss = max(slowest_loss, remoteness if result < 0 else -1)
