@@ -22,7 +22,8 @@ next unsolved rank of the range is decoded (``unrank``) and entered; a child who
 solved is read, an unsolved one is entered in its turn and its record written when its last
 child is in. A child ranked :data:`~solvers.engine_sweep_defaults.TRANSIENT` has no record:
 it is evaluated each time it is met (Interleave's states just after a pass), in place (no
-frame, :func:`_in_place`) when its own children are all solved or finished. So the order of
+frame, :func:`_in_place`) when its own children are all solved or finished, and so is a
+position of a descending range of a rising space (``C_CHILDREN_SOLVED``). So the order of
 the range is free: where every move raises the rank, a descending range meets every child
 solved before its parent, and the pass is a plain sweep that never goes deeper than a
 transient child; elsewhere (LAG inside a tier) it solves what it needs as it goes. The
@@ -38,6 +39,8 @@ the stack (``S_OVERFLOW``: a cycle, or too small a ``max_ply``) drops the stack 
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 import numpy as np
 from numba import njit
@@ -105,6 +108,9 @@ S_RESULT = 10
 S_REMOTENESS = 11
 #: 1: every move hands the turn over (a solved child's mover needs no asking)
 C_ALTERNATING = 12
+#: 1: a position of the range meets its children solved (every move raises the rank and the
+#: range descends), so it is evaluated in place, without a frame
+C_CHILDREN_SOLVED = 13
 CTL_LENGTH = 16
 
 # a frame: its rank (or TRANSIENT), its moves and the next one, the fastest won child, the
@@ -160,6 +166,13 @@ def _solved(
 
 
 @njit(cache=True, inline="always")
+def _not_in_place(count, ply, records, tables, stack, alternating, deeper):  # type: ignore[no-untyped-def]
+    """The ``deeper`` of :func:`_in_place` that evaluates nothing (the caller enters the
+    position as a node)."""
+    return np.int64(0), np.int64(0), np.int64(0)
+
+
+@njit(cache=True, inline="always")
 def _in_place(
     count: I64,
     ply: I64,
@@ -167,10 +180,12 @@ def _in_place(
     tables: object,
     stack: tuple[np.ndarray, np.ndarray, np.ndarray],
     alternating: bool,
+    deeper: Callable[..., tuple[I64, I64, I64]],
 ) -> tuple[I64, I64, I64]:
-    """The value of the transient position at ``ply`` (its ``count`` moves generated) when
-    every child is solved or finished: ``(result, remoteness, nodes entered)``, or 0 nodes
-    when one is not (the caller enters it as a node). Spares a frame per transient."""
+    """The value of the position at ``ply`` (its ``count`` moves generated) when every child
+    is solved or finished, or transient and evaluated by ``deeper`` (this function again
+    for one more level, or :func:`_not_in_place`): ``(result, remoteness, nodes entered)``,
+    or 0 nodes when one is not (the caller enters it as a node). Spares the frames."""
     states, moves, _ = stack
     if ply + 1 >= states.shape[0]:
         return np.int64(0), np.int64(0), np.int64(0)
@@ -186,10 +201,17 @@ def _in_place(
         index = child_rank(state, code, tables, child)
         if index == TRANSIENT:
             play(state, code, tables, child)
-            if generate(child, tables, moves[ply + 1]) != 0:
-                return np.int64(0), np.int64(0), np.int64(0)
-            entered += 1
-            result, remoteness = _finished(child, tables)
+            grand = generate(child, tables, moves[ply + 1])
+            if grand != 0:
+                result, remoteness, inner = deeper(
+                    grand, ply + 1, records, tables, stack, alternating, _not_in_place
+                )
+                if inner == 0:
+                    return np.int64(0), np.int64(0), np.int64(0)
+                entered += inner
+            else:
+                entered += 1
+                result, remoteness = _finished(child, tables)
             if alternating or mover(child, tables) != own:
                 result = -result
         elif index < 0:
@@ -297,7 +319,7 @@ def solve(
                     generated = generate(states[depth], tables, moves[depth])
                     if generated != 0:
                         result, remoteness, entered = _in_place(
-                            generated, depth, records, tables, stack, alternating
+                            generated, depth, records, tables, stack, alternating, _not_in_place
                         )
                         if entered == 0:
                             break
@@ -382,6 +404,16 @@ def solve(
                 ctl[S_RESULT] = result
                 ctl[S_REMOTENESS] = remoteness
             continue
+        if ply == 0 and index >= 0 and ctl[C_CHILDREN_SOLVED] != 0:
+            result, remoteness, entered = _in_place(
+                count, ply, records, tables, stack, alternating, _in_place
+            )
+            if entered != 0:
+                ctl[S_NODES] += entered - 1
+                records[index] = record_of(result, remoteness, state, tables)
+                ctl[S_RESULT] = result
+                ctl[S_REMOTENESS] = remoteness
+                continue
         fr = frames[ply]
         fr[F_INDEX] = index
         fr[F_COUNT] = count
