@@ -162,13 +162,14 @@ WHY_SLOWER = {
     "ranked from it where the old code ranked the child's bitboards directly, and a second "
     "far-row check at a finished position (`generate`, then `final`).",
     "interleave": "Under `turns=loser` the difference is the generic node's bookkeeping "
-    "(frame, move list, record layout by hook). Under `turns=pass` the hand-written sweep "
+    "(move list, record layout by hook). Under `turns=pass` the hand-written sweep "
     "evaluated the four states of a placement together, folding each colour's placements "
     "once for two states; the engine evaluates every position from its own children, so "
-    "each colour's placements are read by two positions (before and just after a pass), "
-    "and a placement enters six nodes (two stored states, two transient ones, two finished "
-    "games). A memo of the folded placements (tried: the second read skipped) did not pay: "
-    "the nodes' bookkeeping, not the reads, is the cost.",
+    "each colour's placements are read by two positions (before and just after a pass). "
+    "The engine evaluates a position of the descending sweep, and the transient state just "
+    "after a pass below it, in place without frames (their children are solved); the "
+    "double read is left: keeping the fold of the placements for the second position "
+    "(tried, as a plug-in hook) saved no measurable time.",
 }
 
 

@@ -21,7 +21,9 @@ How: a memoised depth-first pass with an explicit stack (one frame a ply, no rec
 next unsolved rank of the range is decoded (``unrank``) and entered; a child whose record is
 solved is read, an unsolved one is entered in its turn and its record written when its last
 child is in. A child ranked :data:`~solvers.engine_sweep_defaults.TRANSIENT` has no record:
-it is evaluated each time it is met (Interleave's states just after a pass). So the order of
+it is evaluated each time it is met (Interleave's states just after a pass), in place (no
+frame, :func:`_in_place`) when its own children are all solved or finished, and so is a
+position of a descending range of a rising space (``C_CHILDREN_SOLVED``). So the order of
 the range is free: where every move raises the rank, a descending range meets every child
 solved before its parent, and the pass is a plain sweep that never goes deeper than a
 transient child; elsewhere (LAG inside a tier) it solves what it needs as it goes. The
@@ -37,6 +39,8 @@ the stack (``S_OVERFLOW``: a cycle, or too small a ``max_ply``) drops the stack 
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 import numpy as np
 from numba import njit
@@ -104,6 +108,9 @@ S_RESULT = 10
 S_REMOTENESS = 11
 #: 1: every move hands the turn over (a solved child's mover needs no asking)
 C_ALTERNATING = 12
+#: 1: a position of the range meets its children solved (every move raises the rank and the
+#: range descends), so it is evaluated in place, without a frame
+C_CHILDREN_SOLVED = 13
 CTL_LENGTH = 16
 
 # a frame: its rank (or TRANSIENT), its moves and the next one, the fastest won child, the
@@ -124,6 +131,104 @@ def _fold(frame: np.ndarray, result: I64, remoteness: I64, same_mover: bool) -> 
         frame[F_DRAW] = 1
     elif remoteness > frame[F_LOSS]:
         frame[F_LOSS] = remoteness
+
+
+@njit(cache=True, inline="always")
+def _finished(state: np.ndarray, tables: object) -> tuple[I64, I64]:
+    """(result for its mover, remoteness) of a finished position."""
+    result = np.int64(final(state, tables))
+    if result == 0:
+        return result, np.int64(0)
+    return result, np.int64(final_remoteness(state, tables))
+
+
+@njit(cache=True, inline="always")
+def _solved(
+    record: I64,
+    own: I64,
+    alternating: bool,
+    state: np.ndarray,
+    code: I64,
+    tables: object,
+    child: np.ndarray,
+) -> tuple[I64, I64]:
+    """(result for ``own``, remoteness) of the solved child after ``code``."""
+    result, remoteness = record_value(record)
+    child_mover = record_mover(record)
+    if child_mover >= 0:
+        same_mover = child_mover == own
+    elif alternating:
+        same_mover = False
+    else:
+        play(state, code, tables, child)
+        same_mover = mover(child, tables) == own
+    return (result if same_mover else -result), remoteness
+
+
+@njit(cache=True, inline="always")
+def _not_in_place(count, ply, records, tables, stack, alternating, deeper):  # type: ignore[no-untyped-def]
+    """The ``deeper`` of :func:`_in_place` that evaluates nothing (the caller enters the
+    position as a node)."""
+    return np.int64(0), np.int64(0), np.int64(0)
+
+
+@njit(cache=True, inline="always")
+def _in_place(
+    count: I64,
+    ply: I64,
+    records: np.ndarray,
+    tables: object,
+    stack: tuple[np.ndarray, np.ndarray, np.ndarray],
+    alternating: bool,
+    deeper: Callable[..., tuple[I64, I64, I64]],
+) -> tuple[I64, I64, I64]:
+    """The value of the position at ``ply`` (its ``count`` moves generated) when every child
+    is solved or finished, or transient and evaluated by ``deeper`` (this function again
+    for one more level, or :func:`_not_in_place`): ``(result, remoteness, nodes entered)``,
+    or 0 nodes when one is not (the caller enters it as a node). Spares the frames."""
+    states, moves, _ = stack
+    if ply + 1 >= states.shape[0]:
+        return np.int64(0), np.int64(0), np.int64(0)
+    state = states[ply]
+    child = states[ply + 1]
+    own = mover(state, tables)
+    fastest_win = NO_WIN
+    slowest_loss = -1
+    drawn = np.int64(0)
+    entered = np.int64(1)
+    for following in range(count):
+        code = moves[ply, following]
+        index = child_rank(state, code, tables, child)
+        if index == TRANSIENT:
+            play(state, code, tables, child)
+            grand = generate(child, tables, moves[ply + 1])
+            if grand != 0:
+                result, remoteness, inner = deeper(
+                    grand, ply + 1, records, tables, stack, alternating, _not_in_place
+                )
+                if inner == 0:
+                    return np.int64(0), np.int64(0), np.int64(0)
+                entered += inner
+            else:
+                entered += 1
+                result, remoteness = _finished(child, tables)
+            if alternating or mover(child, tables) != own:
+                result = -result
+        elif index < 0:
+            return np.int64(0), np.int64(0), np.int64(0)
+        else:
+            record = np.int64(records[index])
+            if record < SOLVED:
+                return np.int64(0), np.int64(0), np.int64(0)
+            result, remoteness = _solved(record, own, alternating, state, code, tables, child)
+        fastest_win = min(fastest_win, remoteness if result > 0 else NO_WIN)
+        slowest_loss = max(slowest_loss, remoteness if result < 0 else -1)
+        drawn |= result == 0
+    if fastest_win < NO_WIN:
+        return np.int64(1), fastest_win + 1, entered
+    if drawn != 0:
+        return np.int64(0), np.int64(0), entered
+    return np.int64(-1), slowest_loss + 1, entered
 
 
 # Numba's reference counting as the plug-in asks (``NRT`` above; solvers.engine_search).
@@ -208,18 +313,25 @@ def solve(
                 code = moves[parent, following]
                 index = child_rank(states[parent], code, tables, states[depth])
                 if index == TRANSIENT:
-                    # played and generated here: a finished one is taken in at once
+                    # played and generated here: a finished one is taken in at once, one
+                    # whose children are all solved or finished is evaluated in place
                     play(states[parent], code, tables, states[depth])
                     generated = generate(states[depth], tables, moves[depth])
                     if generated != 0:
-                        break
+                        result, remoteness, entered = _in_place(
+                            generated, depth, records, tables, stack, alternating, _not_in_place
+                        )
+                        if entered == 0:
+                            break
+                        ctl[S_NODES] += entered
+                        if depth > ctl[S_MAX_DEPTH]:
+                            ctl[S_MAX_DEPTH] = depth
+                    else:
+                        ctl[S_NODES] += 1
+                        result, remoteness = _finished(states[depth], tables)
                     following += 1
-                    ctl[S_NODES] += 1
-                    result = np.int64(final(states[depth], tables))
-                    remoteness = np.int64(0)
-                    if result != 0:
-                        remoteness = final_remoteness(states[depth], tables)
-                    same_mover = not alternating and mover(states[depth], tables) == own
+                    if alternating or mover(states[depth], tables) != own:
+                        result = -result
                     generated = np.int64(-1)
                 elif index < 0:
                     break
@@ -228,17 +340,9 @@ def solve(
                     if record < SOLVED:
                         break
                     following += 1
-                    result, remoteness = record_value(record)
-                    child_mover = record_mover(record)
-                    if child_mover >= 0:
-                        same_mover = child_mover == own
-                    elif alternating:
-                        same_mover = False
-                    else:
-                        play(states[parent], code, tables, states[depth])
-                        same_mover = mover(states[depth], tables) == own
-                if not same_mover:
-                    result = -result
+                    result, remoteness = _solved(
+                        record, own, alternating, states[parent], code, tables, states[depth]
+                    )
                 # branch-free: won and lost children come as data the predictor cannot guess
                 fastest_win = min(fastest_win, remoteness if result > 0 else NO_WIN)
                 slowest_loss = max(slowest_loss, remoteness if result < 0 else -1)
@@ -300,6 +404,16 @@ def solve(
                 ctl[S_RESULT] = result
                 ctl[S_REMOTENESS] = remoteness
             continue
+        if ply == 0 and index >= 0 and ctl[C_CHILDREN_SOLVED] != 0:
+            result, remoteness, entered = _in_place(
+                count, ply, records, tables, stack, alternating, _in_place
+            )
+            if entered != 0:
+                ctl[S_NODES] += entered - 1
+                records[index] = record_of(result, remoteness, state, tables)
+                ctl[S_RESULT] = result
+                ctl[S_REMOTENESS] = remoteness
+                continue
         fr = frames[ply]
         fr[F_INDEX] = index
         fr[F_COUNT] = count

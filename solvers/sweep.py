@@ -27,6 +27,7 @@ from solvers.budget import SearchBudgetExceeded
 from solvers.engine_build import specialise
 from solvers.engine_sweep import (
     C_ALTERNATING,
+    C_CHILDREN_SOLVED,
     C_CURSOR,
     C_DEPTH,
     C_ONLY_MARKED,
@@ -203,6 +204,7 @@ class SweepEngine:
         self.ctl[C_CURSOR] = start
         self.ctl[C_DEPTH] = 0
         self.ctl[C_ONLY_MARKED] = int(only_marked)
+        self.ctl[C_CHILDREN_SOLVED] = int(descending and self.space.rising)
         self._run(start, stop, step, progress, event or {})
 
     def solve_root(
@@ -220,6 +222,7 @@ class SweepEngine:
         self.states[0, :] = state
         self.ctl[C_ROOT] = 1
         self.ctl[C_DEPTH] = 0
+        self.ctl[C_CHILDREN_SOLVED] = 0
         self._run(0, 0, 1, progress, {"phase": "solve from root"})
         self.ctl[C_ROOT] = 0
         result, remoteness = int(self.ctl[S_RESULT]), int(self.ctl[S_REMOTENESS])
