@@ -403,6 +403,22 @@ def _keeps_images(pieces: I64, cfg: np.ndarray) -> bool:
 
 
 @njit(cache=True, inline="always")
+def _image_after(
+    state: np.ndarray, board: np.ndarray, s: I64, cell: I64, changed: I64, removal: bool
+) -> tuple[U64, U64]:
+    """Symmetry ``s``'s image of the position (white, black) after the move on ``cell``, from
+    the image the state keeps: the cell's image set or cleared on the changed colour."""
+    image = board[no_wrap(T_SYM_BITS + 64 * s + cell)]
+    w = state[no_wrap(E_IMAGES + 2 * s)]
+    b = state[no_wrap(E_IMAGES + 2 * s + 1)]
+    if changed == 0:
+        w = w & ~image if removal else w | image
+    else:
+        b = b & ~image if removal else b | image
+    return w, b
+
+
+@njit(cache=True, inline="always")
 def engine_play(state: np.ndarray, code: I64, tables: Any, child: np.ndarray) -> None:
     board, cfg = tables
     side = np.int64(state[E_SIDE])
@@ -435,13 +451,7 @@ def engine_play(state: np.ndarray, code: I64, tables: Any, child: np.ndarray) ->
         child[E_IMAGES_KEPT] = _U0
     elif state[E_IMAGES_KEPT] != _U0:
         for s in range(12):
-            image = board[no_wrap(T_SYM_BITS + 64 * s + cell)]
-            w = state[no_wrap(E_IMAGES + 2 * s)]
-            b = state[no_wrap(E_IMAGES + 2 * s + 1)]
-            if changed == 0:
-                w = w & ~image if removal else w | image
-            else:
-                b = b & ~image if removal else b | image
+            w, b = _image_after(state, board, s, cell, changed, removal)
             child[no_wrap(E_IMAGES + 2 * s)] = w
             child[no_wrap(E_IMAGES + 2 * s + 1)] = b
         child[E_IMAGES_KEPT] = _U1
@@ -520,13 +530,7 @@ def engine_child_key(
     key_b = black
     key_s = 0
     for s in range(1, 12):
-        image = board[no_wrap(T_SYM_BITS + 64 * s + cell)]
-        w = state[no_wrap(E_IMAGES + 2 * s)]
-        b = state[no_wrap(E_IMAGES + 2 * s + 1)]
-        if changed == 0:
-            w = w & ~image if removal else w | image
-        else:
-            b = b & ~image if removal else b | image
+        w, b = _image_after(state, board, s, cell, changed, removal)
         if w < key_w or (w == key_w and b < key_b):
             key_w = w
             key_b = b
