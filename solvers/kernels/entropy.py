@@ -65,7 +65,6 @@ from typing import Any
 
 import numpy as np
 from numba import njit
-from numba.cpython.unsafe.numbers import trailing_zeros  # LLVM cttz intrinsic
 
 from cgt.errors import ParameterError, PositionError
 from cgt.protocol import Game, Outcome
@@ -84,6 +83,8 @@ from solvers.engine_levels import TERMINAL_DRAW as TERMINAL_DRAW
 from solvers.engine_levels import WIN_BASE as WIN_BASE
 from solvers.kernel_base import compile_once
 from solvers.kernel_table import I64, U64, popcount
+from solvers.kernel_table import cell_bit as _bit
+from solvers.kernel_table import lowest_cell as _low
 from solvers.kernels.packed import PackedSummary, packed_solver
 from solvers.kernels.plugin import KernelPlugin
 from solvers.levels import LevelsRules, LevelsSpace, index_bytes
@@ -115,17 +116,6 @@ CFG_LENGTH = 8
 
 _U0 = np.uint64(0)
 _U1 = np.uint64(1)
-
-
-# ------------------------------------------------------------------------- bit helpers
-@njit(cache=True, inline="always")
-def _bit(cell: I64) -> U64:
-    return _U1 << np.uint64(cell)
-
-
-@njit(cache=True, inline="always")
-def _low(mask: U64) -> I64:
-    return np.int64(trailing_zeros(mask))  # type: ignore[call-arg]
 
 
 @njit(cache=True)

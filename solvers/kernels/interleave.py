@@ -60,7 +60,7 @@ from typing import Any
 
 import numpy as np
 from numba import njit
-from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros  # LLVM intrinsics
+from numba.cpython.unsafe.numbers import leading_zeros  # LLVM ctlz intrinsic
 
 import solvers.store as store
 from cgt.errors import CGTError, ParameterError, PositionError
@@ -69,6 +69,8 @@ from cgt.protocol import Game, Outcome
 from solvers.engine_sweep_defaults import TRANSIENT
 from solvers.kernel_base import SearchBudgetExceeded, check_max_seconds, compile_once
 from solvers.kernel_table import I64, U64, compiled, popcount
+from solvers.kernel_table import cell_bit as _bit
+from solvers.kernel_table import lowest_cell as _low
 from solvers.kernels.packed import PackedSummary, packed_solver
 from solvers.kernels.plugin import KernelPlugin
 from solvers.memory import require_memory
@@ -112,17 +114,6 @@ class SweepBudgetExceeded(SearchBudgetExceeded):
         )
         self.nodes = ranks
         self.seconds = seconds
-
-
-# ------------------------------------------------------------------------- bit helpers
-@njit(cache=True, inline="always")
-def _bit(cell: I64) -> U64:
-    return _U1 << np.uint64(cell)
-
-
-@njit(cache=True, inline="always")
-def _low(mask: U64) -> I64:
-    return np.int64(trailing_zeros(mask))  # type: ignore[call-arg]
 
 
 # ------------------------------------------------------------------------------- rules
