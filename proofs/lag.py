@@ -97,6 +97,8 @@ def search_state_graph(
     terminal = 1 if not game.moves(root) else 0
     edges = potential_failures = 0
     first_failure: list[str] | None = None
+    cycle: list[str] | None = None
+    complete = True
     while iterators:
         position = path[-1]
         move = next(iterators[-1], None)
@@ -116,33 +118,19 @@ def search_state_graph(
         if state == on_path:
             start = next(i for i, p in enumerate(path) if p == child)
             cycle = [game.render(p) for p in path[start:]] + [game.render(child)]
-            return _graph_summary(
-                colour,
-                terminal,
-                edges,
-                potential_failures,
-                first_failure,
-                complete=False,
-                cycle=cycle,
-            )
+            complete = False
+            break
         if state is None:
             if max_positions is not None and len(colour) >= max_positions:
-                return _graph_summary(
-                    colour,
-                    terminal,
-                    edges,
-                    potential_failures,
-                    first_failure,
-                    complete=False,
-                    cycle=None,
-                )
+                complete = False
+                break
             colour[key] = on_path
             child_moves = game.moves(child)
             terminal += not child_moves
             path.append(child)
             iterators.append(iter(child_moves))
     return _graph_summary(
-        colour, terminal, edges, potential_failures, first_failure, complete=True, cycle=None
+        colour, terminal, edges, potential_failures, first_failure, complete=complete, cycle=cycle
     )
 
 
