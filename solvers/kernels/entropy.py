@@ -66,7 +66,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from cgt.errors import ParameterError, PositionError
+from cgt.errors import ParameterError, PositionError, unpack_position
 from cgt.protocol import Game, Outcome
 from solvers.engine_levels import (  # the value codes, for this module's readers too
     DUPLICATE as DUPLICATE,
@@ -879,12 +879,9 @@ class EntropySpace(LevelsSpace):
 
     # ---------------------------------------------------------------- positions
     def check_position(self, position: Any) -> tuple[int, int, int]:
-        try:
-            o_cells, s_cells, side = position
-        except (TypeError, ValueError):
-            raise PositionError(
-                f"an Entropy position is (O, S, player), got {position!r}"
-            ) from None
+        o_cells, s_cells, side = unpack_position(
+            position, 3, "an Entropy position is (O, S, player)"
+        )
         if not all(isinstance(v, int) for v in (o_cells, s_cells, side)) or side not in (0, 1):
             raise PositionError(f"an Entropy position holds two bitboards and 0/1: {position!r}")
         if o_cells < 0 or s_cells < 0 or (o_cells | s_cells) >> self.cells or o_cells & s_cells:

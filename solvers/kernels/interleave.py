@@ -63,7 +63,7 @@ from numba import njit
 from numba.cpython.unsafe.numbers import leading_zeros  # LLVM ctlz intrinsic
 
 import solvers.store as store
-from cgt.errors import CGTError, ParameterError, PositionError
+from cgt.errors import CGTError, ParameterError, PositionError, unpack_position
 from cgt.progress import Progress
 from cgt.protocol import Game, Outcome
 from solvers.engine_sweep_defaults import TRANSIENT
@@ -484,12 +484,9 @@ class InterleaveSpace:
     def check_position(self, position: Any) -> tuple[int, int, int, int]:
         """The position as ``(red, black, to_move, passes)``; :class:`PositionError` if it is
         not a position of this space."""
-        try:
-            red, black, mover, passes = position
-        except (TypeError, ValueError):
-            raise PositionError(
-                f"an Interleave position is (red, black, to_move, passes), got {position!r}"
-            ) from None
+        red, black, mover, passes = unpack_position(
+            position, 4, "an Interleave position is (red, black, to_move, passes)"
+        )
         if not all(isinstance(v, int) for v in (red, black, mover, passes)):
             raise PositionError(f"an Interleave position holds four integers: {position!r}")
         if red < 0 or black < 0 or red & black or (red | black) >> self.cells:
