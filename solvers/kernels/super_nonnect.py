@@ -61,15 +61,7 @@ from cgt.games.super_nonnect import SuperNonnectPosition, bits_of
 from cgt.protocol import Game
 from solvers.engine import EngineKernel
 from solvers.kernel_base import CompiledKernel, compile_once, search_solver
-from solvers.kernel_table import (
-    _U0,
-    _U1,
-    _U255,
-    I64,
-    U64,
-    compiled,
-    popcount,
-)
+from solvers.kernel_table import _U0, _U1, _U255, I64, U64, compiled, popcount
 from solvers.kernels.plugin import KernelPlugin
 from solvers.playout import PlayoutRules, plug_in
 
