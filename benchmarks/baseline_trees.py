@@ -16,12 +16,15 @@ import json
 import os
 import platform
 import random
+import statistics
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -101,6 +104,23 @@ def compare(
     }
 
 
+def load_range(report: dict[str, Any]) -> str:
+    """The one-minute load averages before a report's runs, as ``lowest-highest``."""
+    loads = [r["load_before"] for t in ("current", "baseline") for r in report[t]["runs"]]
+    return f"{min(loads)}-{max(loads)}"
+
+
+def run_median(runs: list[dict[str, Any]], *path: str) -> Any:
+    """The median over ``runs`` of the value each holds at ``path`` (keys, outermost first)."""
+    values = []
+    for run in runs:
+        value: Any = run
+        for key in path:
+            value = value[key]
+        values.append(value)
+    return statistics.median(values)
+
+
 def random_positions(game: Any, start: Any, plies: int, count: int, seed: int) -> list[Any]:
     """``count`` positions ``plies`` uniformly random moves after ``start`` (seeded), each
     with a move left: the games that end sooner are skipped."""
@@ -170,33 +190,54 @@ def provenance(command: str) -> dict[str, Any]:
 
 
 def kernel_main(
-    script: Path,
-    measure: Callable[[], dict[str, Any]],
-    markdown: Callable[[dict[str, Any]], str],
-    pages: tuple[Path, Path],
-    baseline: tuple[str, str, str],
+    script: ModuleType,
+    measure: Callable[[argparse.Namespace], dict[str, Any]],
+    *,
     repeats: int = 1,
+    described: tuple[str, str] | None = None,
+    show: str | None = None,
+    complete: Callable[[dict[str, Any]], None] | None = None,
+    parser: argparse.ArgumentParser | None = None,
 ) -> None:
-    """The command line of a kernel benchmark whose report is the comparison alone:
-    ``--measure TREE`` prints ``measure()`` of that tree, ``--markdown`` rewrites the page
-    from the JSON, else both trees are measured and ``pages`` (the JSON, the page) written.
-    ``baseline``: the default commit, what it is, what the current tree is."""
-    commit, baseline_what, current_what = baseline
-    doc = sys.modules["__main__"].__doc__ or ""
-    args = kernel_parser(doc, commit, repeats).parse_args()
-    json_path, markdown_path = pages
+    """The command line of the kernel benchmark ``script`` (its module: its docstring, its
+    ``markdown(report)``, its pages ``JSON_PATH`` and ``MARKDOWN_PATH``, its default
+    ``BASELINE_COMMIT``): ``--measure TREE`` prints ``measure(args)`` of that tree,
+    ``--markdown`` rewrites the page from the JSON, else both trees are measured (``show``:
+    a key of each run printed as progress), ``complete(report)`` adds what the page needs
+    besides the runs, and the pages are written. ``described``: what the default baseline
+    commit is and what the current tree is, for the page; ``parser``: :func:`kernel_parser`
+    with the script's own options."""
+    baseline: str = script.BASELINE_COMMIT
+    markdown: Callable[[dict[str, Any]], str] = script.markdown
+    json_path: Path = script.JSON_PATH
+    markdown_path: Path = script.MARKDOWN_PATH
+    if parser is None:
+        parser = kernel_parser(script.__doc__ or "", baseline, repeats)
+    args = parser.parse_args()
     if args.measure:
         sys.path.insert(0, args.measure)
-        print(json.dumps(measure()))
+        print(json.dumps(measure(args)))
         return
     if args.markdown:
         markdown_path.write_text(markdown(json.loads(json_path.read_text())))
         return
-    command = command_line(script.name, args, {"baseline": commit, "repeats": repeats})
-    report = {"command": command, **compare(script, args.baseline, args.repeats)}
-    report["baseline"]["what"] = baseline_what if args.baseline == commit else "the baseline"
-    report["current"]["what"] = current_what
+    path = Path(script.__file__ or "")
+    command = command_line(path.name, args, {"baseline": baseline, "repeats": repeats})
+    report = {"command": command, **compare(path, args.baseline, args.repeats, show=show)}
+    if described is not None:
+        baseline_what, current_what = described
+        report["baseline"]["what"] = baseline_what if args.baseline == baseline else "the baseline"
+        report["current"]["what"] = current_what
+    if complete is not None:
+        complete(report)
     json_path.write_text(json.dumps(report, indent=1) + "\n")
     text = markdown(report)
     markdown_path.write_text(text)
     print(text)
+
+
+def timed(work: Callable[[], Any]) -> tuple[Any, float, float]:
+    """``work()``'s result, its process seconds and its wall seconds."""
+    started, cpu = time.perf_counter(), time.process_time()
+    out = work()
+    return out, time.process_time() - cpu, time.perf_counter() - started

@@ -216,14 +216,9 @@ def agree(samples: dict[str, Sample]) -> str:
 
 
 def machine() -> str:
-    model = platform.processor() or platform.machine()
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
+    from run import cpu_model  # beside this file
+
+    model = cpu_model() or platform.processor() or platform.machine()
     return f"{model}, {os.cpu_count()} logical CPUs, Python {platform.python_version()}, {platform.system()}"
 
 

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import hashlib
 import itertools
-import statistics
 import sys
 import time
 from pathlib import Path
@@ -97,18 +96,15 @@ def _name(width: int, height: int, setup: str, symmetry: bool) -> str:
 
 
 def _median(runs: list[dict[str, Any]], board: str, *path: str) -> float:
-    values = []
-    for run in runs:
-        value: Any = run["boards"][board]
-        for key in path:
-            value = value[key]
-        values.append(float(value))
-    return statistics.median(values)
+    from baseline_trees import run_median  # beside this file
+
+    return float(run_median(runs, "boards", board, *path))
 
 
 def markdown(report: dict[str, Any]) -> str:
+    from baseline_trees import load_range  # beside this file
+
     cur_runs, base_runs = report["current"]["runs"], report["baseline"]["runs"]
-    loads = [r["load_before"] for t in ("current", "baseline") for r in report[t]["runs"]]
     m = report["machine"]
     first = list(cur_runs[0]["boards"])[:: len(BOARDS)]  # the first space, every thread count
     waits = [_median(runs, first[0], "cpu_seconds") / _median(runs, first[-1], "cpu_seconds")
@@ -122,7 +118,7 @@ def markdown(report: dict[str, Any]) -> str:
         f"{m['cores']} cores, Python {m['python']}. Every space is solved with numba's "
         "threads on every core, then with one thread (the work alone, free of the waits of "
         "threads on a shared machine). Load average (1 min) before the runs: "
-        f"{min(loads)}-{max(loads)} (the machine was shared: process seconds, of every "
+        f"{load_range(report)} (the machine was shared: process seconds, of every "
         f"thread, are the measure). {report['repeats']} run(s) "
         "of each tree, alternately; times are medians; compilation excluded.",
         "",
@@ -172,11 +168,9 @@ def main() -> None:
     from baseline_trees import kernel_main  # beside this file
 
     kernel_main(
-        Path(__file__),
-        measure,
-        markdown,
-        (JSON_PATH, MARKDOWN_PATH),
-        (BASELINE_COMMIT, BASELINE_WHAT, CURRENT_WHAT),
+        sys.modules[__name__],
+        lambda args: measure(),
+        described=(BASELINE_WHAT, CURRENT_WHAT),
     )
 
 

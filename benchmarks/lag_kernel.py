@@ -36,8 +36,6 @@ Speeds are process time (``time.process_time``), the machine being shared.
 from __future__ import annotations
 
 import importlib
-import json
-import statistics
 import sys
 import time
 from pathlib import Path
@@ -221,13 +219,9 @@ def measure(current: bool) -> dict[str, Any]:
 
 # ------------------------------------------------------------ the page
 def _median(runs: list[dict[str, Any]], *path: str) -> float:
-    values = []
-    for run in runs:
-        value: Any = run
-        for key in path:
-            value = value[key]
-        values.append(value)
-    return float(statistics.median(values))
+    from baseline_trees import run_median  # beside this file
+
+    return float(run_median(runs, *path))
 
 
 def _count(value: int | None) -> str:
@@ -249,9 +243,10 @@ def _value(value: Any) -> str:
 
 
 def markdown(report: dict[str, Any]) -> str:
+    from baseline_trees import load_range  # beside this file
+
     cur_runs, base_runs = report["current"]["runs"], report["baseline"]["runs"]
     cur, base = cur_runs[0], base_runs[0]  # node counts and values: the same in every run
-    loads = [r["load_before"] for t in ("current", "baseline") for r in report[t]["runs"]]
     m = report["machine"]
     lines = [
         "# Compiled LAG kernel: the current tree against a baseline, in one run",
@@ -261,7 +256,7 @@ def markdown(report: dict[str, Any]) -> str:
         f"`{report['baseline']['commit']}`, {report['baseline']['what']}), {m['cpu']}, "
         f"{m['cores']} cores, Python "
         f"{m['python']}. Load "
-        f"average (1 min) before the runs: {min(loads)}-{max(loads)} (the machine was shared: "
+        f"average (1 min) before the runs: {load_range(report)} (the machine was shared: "
         f"times are process seconds). {report['repeats']} run(s) of each tree, alternately; "
         f"times are medians. Table: {TT_ENTRIES:,} slots, fresh for every workload.",
         "",
@@ -413,25 +408,13 @@ KEPT = [
 
 
 def main() -> None:
-    from baseline_trees import command_line, compare, kernel_parser  # beside this file
+    from baseline_trees import kernel_main  # beside this file
 
-    args = kernel_parser(__doc__, BASELINE_COMMIT, 1).parse_args()
-    if args.measure:
-        sys.path.insert(0, args.measure)
-        print(json.dumps(measure(Path(args.measure).resolve() == ROOT)))
-        return
-    if args.markdown:
-        MARKDOWN_PATH.write_text(markdown(json.loads(JSON_PATH.read_text())))
-        return
-    command = command_line("lag_kernel.py", args, {"baseline": BASELINE_COMMIT, "repeats": 1})
-    report = {"command": command, **compare(Path(__file__), args.baseline, args.repeats)}
-    what = BASELINE_WHAT if args.baseline == BASELINE_COMMIT else "the baseline"
-    report["baseline"]["what"] = what
-    report["current"]["what"] = CURRENT_WHAT
-    JSON_PATH.write_text(json.dumps(report, indent=1) + "\n")
-    text = markdown(report)
-    MARKDOWN_PATH.write_text(text)
-    print(text)
+    kernel_main(
+        sys.modules[__name__],
+        lambda args: measure(Path(args.measure).resolve() == ROOT),
+        described=(BASELINE_WHAT, CURRENT_WHAT),
+    )
 
 
 if __name__ == "__main__":

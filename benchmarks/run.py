@@ -183,15 +183,19 @@ def rewrite_open_boards(path: Path) -> None:
     path.write_text(text[:start] + "\n".join(open_boards_table()) + "\n" + text[end:])
 
 
-def machine() -> dict[str, str]:
-    cpu = platform.processor() or "unknown"
+def cpu_model() -> str | None:
+    """The processor's model name, where the system lists it (/proc/cpuinfo)."""
     try:
         for line in Path("/proc/cpuinfo").read_text().splitlines():
             if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
+                return line.split(":", 1)[1].strip()
     except OSError:
         pass
+    return None
+
+
+def machine() -> dict[str, str]:
+    cpu = cpu_model() or platform.processor() or "unknown"
     try:
         mem_kb = int(Path("/proc/meminfo").read_text().split()[1])
         memory = f"{mem_kb / 2**20:.1f} GiB"

@@ -43,9 +43,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import statistics
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -85,12 +83,6 @@ MARKDOWN_PATH = ROOT / "benchmarks" / "SUPER_NONNECT_KERNEL.md"
 
 
 # ------------------------------------------------------------ measurement (one process)
-def _timed(work: Any) -> tuple[Any, float, float]:
-    started, cpu = time.perf_counter(), time.process_time()
-    out = work()
-    return out, time.process_time() - cpu, time.perf_counter() - started
-
-
 def _played(game: Any, cuts: int, seed: int) -> Any:
     """The position ``cuts`` cuts into the seeded random game (benchmarks/dfpn_vs_alphabeta's
     positions: one ``random.Random(seed)``, a uniform choice among the legal cuts)."""
@@ -100,13 +92,15 @@ def _played(game: Any, cuts: int, seed: int) -> Any:
 
 
 def _small(module: Any, options: dict[str, Any]) -> dict[str, Any]:
+    from baseline_trees import timed  # beside this file
+
     from cgt.games.super_nonnect import SuperNonnect
 
     out = {}
     for name, params in SMALL_BOARDS:
         game = SuperNonnect(**params)
         kernel = module.SuperNonnectKernel(game, tt_entries=TT_ENTRIES, **options)
-        result, cpu, wall = _timed(
+        result, cpu, wall = timed(
             lambda k=kernel, g=game: k.solve(g.initial_position(), principal_variation=False)
         )
         out[name] = {
@@ -121,7 +115,7 @@ def _small(module: Any, options: dict[str, Any]) -> dict[str, Any]:
 
 def _random(module: Any, options: dict[str, Any], sample: tuple[int, int, int]) -> dict[str, Any]:
     """The positions of ``sample`` (how many, cuts in, seed), each solved with a fresh table."""
-    from baseline_trees import random_positions  # beside this file
+    from baseline_trees import random_positions, timed  # beside this file
 
     from cgt.games.super_nonnect import SuperNonnect
     from solvers.kernel_table import INFINITY, S_NODES
@@ -132,7 +126,7 @@ def _random(module: Any, options: dict[str, Any], sample: tuple[int, int, int]) 
     positions = random_positions(game, game.initial_position(), cuts, count, seed)
     for position in positions:
         kernel = module.SuperNonnectKernel(game, tt_entries=TT_ENTRIES, **options)
-        value, cpu, wall = _timed(lambda k=kernel, p=position: k.score(p, -INFINITY, INFINITY))
+        value, cpu, wall = timed(lambda k=kernel, p=position: k.score(p, -INFINITY, INFINITY))
         values.append(int(value))
         nodes += int(kernel.ctl[S_NODES])
         cpu_total += cpu
@@ -149,10 +143,12 @@ def _random(module: Any, options: dict[str, Any], sample: tuple[int, int, int]) 
 def _capped(kernel: Any, position: Any, nodes: int) -> tuple[Any, float, float, int]:
     """(value or "open", process seconds, wall seconds, nodes) of a search capped at
     ``nodes`` nodes."""
+    from baseline_trees import timed  # beside this file
+
     from solvers.kernel_table import INFINITY, S_ABORTED, S_NODE_LIMIT, S_NODES
 
     kernel.ctl[S_NODE_LIMIT] = nodes
-    value, cpu, wall = _timed(lambda: kernel._search(position, -INFINITY, INFINITY))
+    value, cpu, wall = timed(lambda: kernel._search(position, -INFINITY, INFINITY))
     visited = min(int(kernel.ctl[S_NODES]), nodes)
     return ("open" if kernel.ctl[S_ABORTED] else int(value)), cpu, wall, visited
 
@@ -258,16 +254,12 @@ def measure_variants() -> dict[str, Any]:
 # ------------------------------------------------------------ driver
 def _summary(runs: list[dict[str, Any]]) -> dict[str, Any]:
     """Node counts (the same in every repeat) and medians of the times."""
+    from baseline_trees import run_median  # beside this file
+
     first = runs[0]
 
     def median(*path: str) -> float:
-        values = []
-        for run in runs:
-            item: Any = run
-            for key in path:
-                item = item[key]
-            values.append(item)
-        return round(statistics.median(values), 4)
+        return round(run_median(runs, *path), 4)
 
     summary: dict[str, Any] = {}
     for table in ("small", "small_remoteness", "dfpn_cases"):
@@ -367,9 +359,10 @@ def _set_title(sample: tuple[int, int, int]) -> str:
 
 
 def markdown(report: dict[str, Any]) -> str:
+    from baseline_trees import load_range  # beside this file
+
     cur, base = report["current"]["summary"], report["baseline"]["summary"]
     stored = _stored()
-    loads = [r["load_before"] for t in ("current", "baseline") for r in report[t]["runs"]]
     m = report["machine"]
     lines = [
         "# Super Nonnect on the engine (issue 24): the hand-built kernel against the engine",
@@ -382,7 +375,7 @@ def markdown(report: dict[str, Any]) -> str:
         "hand-built alpha-beta of `solvers/kernels/super_nonnect.py` before the port; engine: "
         "`solvers/engine.py` on the plug-in), "
         f"{m['cpu']}, {m['cores']} cores, Python {m['python']}. Load average (1 min) before "
-        f"the runs: {min(loads)}-{max(loads)} on {m['cores']} cores (the machine was shared: "
+        f"the runs: {load_range(report)} on {m['cores']} cores (the machine was shared: "
         "times are process seconds). "
         f"{report['repeats']} run(s) of each tree, alternately, each in its own process; "
         f"times are medians. Alpha-beta, a fresh table of {TT_ENTRIES:,} slots for every solve.",
@@ -516,36 +509,27 @@ KEPT = [
 ]
 
 
-def main() -> None:
-    from baseline_trees import command_line, compare, kernel_parser, run_tree  # beside this file
+def _complete(report: dict[str, Any]) -> None:
+    from baseline_trees import run_tree  # beside this file
 
-    parser = kernel_parser(__doc__, BASELINE_COMMIT, 1)
-    parser.add_argument("--variants", action="store_true", help=argparse.SUPPRESS)
-    args = parser.parse_args()
-    if args.measure:
-        sys.path.insert(0, args.measure)
-        print(json.dumps(measure_variants() if args.variants else measure()))
-        return
-    if args.markdown:
-        text = markdown(json.loads(JSON_PATH.read_text()))
-        MARKDOWN_PATH.write_text(text)
-        print(text)
-        return
-    command = command_line(
-        "super_nonnect_kernel.py", args, {"baseline": BASELINE_COMMIT, "repeats": 1}
-    )
-    report = {
-        "command": command,
-        **compare(Path(__file__), args.baseline, args.repeats, show="rate"),
-    }
     for name in ("current", "baseline"):
         report[name]["summary"] = _summary(report[name]["runs"])
     print("variants of the current tree ...", file=sys.stderr, flush=True)
     report["current_tree"] = run_tree(Path(__file__), ROOT, ["--variants"])
-    JSON_PATH.write_text(json.dumps(report, indent=1) + "\n")
-    text = markdown(report)
-    MARKDOWN_PATH.write_text(text)
-    print(text)
+
+
+def main() -> None:
+    from baseline_trees import kernel_main, kernel_parser  # beside this file
+
+    parser = kernel_parser(__doc__, BASELINE_COMMIT, 1)
+    parser.add_argument("--variants", action="store_true", help=argparse.SUPPRESS)
+    kernel_main(
+        sys.modules[__name__],
+        lambda args: measure_variants() if args.variants else measure(),
+        show="rate",
+        complete=_complete,
+        parser=parser,
+    )
 
 
 if __name__ == "__main__":

@@ -5,6 +5,8 @@ is a :class:`CGTError`; the command line prints its message on one line and exit
 status 2. Anything else is a bug and keeps its traceback.
 """
 
+from typing import Any
+
 #: Exit status of bad input (a :class:`CGTError`).
 EXIT_BAD_INPUT = 2
 #: Exit status of a run stopped by its time budget (``--max-seconds``): not bad input.
@@ -32,6 +34,18 @@ class ParameterError(CGTError):
 
 class PositionError(CGTError):
     """A position string is malformed or describes an impossible position."""
+
+
+def unpack_position(position: Any, count: int, description: str) -> tuple[Any, ...]:
+    """The ``count`` fields of ``position`` (a tuple, or any iterable); a
+    :class:`PositionError` ``"<description>, got <position>"`` when it has not that many."""
+    try:
+        fields = tuple(position)
+    except TypeError:
+        fields = None
+    if fields is None or len(fields) != count:
+        raise PositionError(f"{description}, got {position!r}")
+    return fields
 
 
 class MoveError(CGTError):

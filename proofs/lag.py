@@ -97,6 +97,8 @@ def search_state_graph(
     terminal = 1 if not game.moves(root) else 0
     edges = potential_failures = 0
     first_failure: list[str] | None = None
+    cycle: list[str] | None = None
+    complete = True
     while iterators:
         position = path[-1]
         move = next(iterators[-1], None)
@@ -116,33 +118,19 @@ def search_state_graph(
         if state == on_path:
             start = next(i for i, p in enumerate(path) if p == child)
             cycle = [game.render(p) for p in path[start:]] + [game.render(child)]
-            return _graph_summary(
-                colour,
-                terminal,
-                edges,
-                potential_failures,
-                first_failure,
-                complete=False,
-                cycle=cycle,
-            )
+            complete = False
+            break
         if state is None:
             if max_positions is not None and len(colour) >= max_positions:
-                return _graph_summary(
-                    colour,
-                    terminal,
-                    edges,
-                    potential_failures,
-                    first_failure,
-                    complete=False,
-                    cycle=None,
-                )
+                complete = False
+                break
             colour[key] = on_path
             child_moves = game.moves(child)
             terminal += not child_moves
             path.append(child)
             iterators.append(iter(child_moves))
     return _graph_summary(
-        colour, terminal, edges, potential_failures, first_failure, complete=True, cycle=None
+        colour, terminal, edges, potential_failures, first_failure, complete=complete, cycle=cycle
     )
 
 
@@ -235,7 +223,28 @@ PLAY_RANDOM = "both sides pick uniformly among all legal moves (seeded sample)"
 ENGINES = ("kernel", "python")
 
 
-class PerfectPlay:
+class Oracle:
+    """Answers whether the player to move in a LAG position wins with perfect play, from
+    :meth:`value`, cached for the run by mirror-canonical key."""
+
+    def __init__(self, game: Lag) -> None:
+        self.game = game
+        self.memo: dict[Any, tuple[bool, int]] = {}
+
+    def value(self, position: LagPosition) -> tuple[bool, int]:
+        """(the player to move wins, remoteness) of ``position`` under perfect play."""
+        raise NotImplementedError
+
+    def wins(self, position: LagPosition) -> bool:
+        """True if the player to move in ``position`` wins with perfect play."""
+        return self.value(position)[0]
+
+    @property
+    def positions_solved(self) -> int:
+        return len(self.memo)
+
+
+class PerfectPlay(Oracle):
     """Outcome and remoteness of LAG positions by memoised negamax (the game is acyclic).
 
     Deliberately simple, the second road to the compiled kernel: a position is won iff some
@@ -244,10 +253,6 @@ class PerfectPlay:
     of any child (slowest loss). Memo keyed by the mirror-canonical key, which the rules
     respect. Fine for toy boards; size 3 with the standard setup needs the kernel.
     """
-
-    def __init__(self, game: Lag) -> None:
-        self.game = game
-        self.memo: dict[Any, tuple[bool, int]] = {}
 
     def value(self, position: LagPosition) -> tuple[bool, int]:
         """(the player to move wins, remoteness) of ``position`` under perfect play."""
@@ -269,16 +274,8 @@ class PerfectPlay:
         memo[key] = value
         return value
 
-    def wins(self, position: LagPosition) -> bool:
-        """True if the player to move in ``position`` wins with perfect play."""
-        return self.value(position)[0]
 
-    @property
-    def positions_solved(self) -> int:
-        return len(self.memo)
-
-
-class KernelPlay:
+class KernelPlay(Oracle):
     """The same questions answered by the compiled kernel (:mod:`solvers.kernels.lag`) in
     remoteness mode, whose transposition table carries over between queries (after the
     root is solved most later queries are table hits). Answers are also cached by
@@ -288,9 +285,8 @@ class KernelPlay:
     def __init__(self, game: Lag, tt_entries: int = 1 << 24) -> None:
         from solvers.kernels.lag import LagKernel
 
-        self.game = game
+        super().__init__(game)
         self.kernel = LagKernel(game, remoteness=True, tt_entries=tt_entries, symmetry=True)
-        self.memo: dict[Any, tuple[bool, int]] = {}
 
     def value(self, position: LagPosition) -> tuple[bool, int]:
         """(the player to move wins, remoteness) of ``position`` under perfect play."""
@@ -302,16 +298,8 @@ class KernelPlay:
             self.memo[key] = known
         return known
 
-    def wins(self, position: LagPosition) -> bool:
-        """True if the player to move in ``position`` wins with perfect play."""
-        return self.value(position)[0]
 
-    @property
-    def positions_solved(self) -> int:
-        return len(self.memo)
-
-
-def make_oracle(game: Lag, engine: str) -> PerfectPlay | KernelPlay:
+def make_oracle(game: Lag, engine: str) -> Oracle:
     """The perfect-play oracle for ``engine`` (``kernel``: compiled; ``python``: negamax)."""
     if engine == "kernel":
         return KernelPlay(game)
@@ -338,9 +326,7 @@ def classify_end(game: Lag, position: LagPosition) -> dict[str, Any]:
     }
 
 
-def optimal_moves(
-    game: Lag, oracle: PerfectPlay | KernelPlay, position: LagPosition
-) -> list[LagMove]:
+def optimal_moves(game: Lag, oracle: Oracle, position: LagPosition) -> list[LagMove]:
     """The moves of optimal play: for the winner those reaching a lost position with the
     smallest remoteness (fastest win), for the loser those with the largest (slowest loss)."""
     wins, remoteness = oracle.value(position)
@@ -352,7 +338,7 @@ def optimal_moves(
     return chosen
 
 
-def count_optimal_lines(game: Lag, oracle: PerfectPlay | KernelPlay) -> dict[str, Any]:
+def count_optimal_lines(game: Lag, oracle: Oracle) -> dict[str, Any]:
     """Every optimal line from the start (see :func:`optimal_moves`), counted exactly.
 
     A dynamic programme over the positions of optimal play (memo by mirror-canonical key:
@@ -406,9 +392,7 @@ def count_optimal_lines(game: Lag, oracle: PerfectPlay | KernelPlay) -> dict[str
     }
 
 
-def sample_games(
-    game: Lag, games: int, seed: int, oracle: PerfectPlay | KernelPlay | None = None
-) -> dict[str, Any]:
+def sample_games(game: Lag, games: int, seed: int, oracle: Oracle | None = None) -> dict[str, Any]:
     """Play ``games`` games from the start with a seeded generator and count the endings.
 
     Without ``oracle`` both sides move uniformly at random (:data:`PLAY_RANDOM`); with one,

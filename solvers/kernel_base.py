@@ -18,6 +18,7 @@ next slice resumes from everything the table kept. Between slices the progress c
 
 from __future__ import annotations
 
+import functools
 import inspect
 import time
 from abc import ABC, abstractmethod
@@ -407,26 +408,25 @@ def search_solve(
     )
 
 
-def search_solver(
+def kernel_solver(
     name: str,
-    make_kernel: Callable[..., CompiledKernel],
-    warm_up: Callable[[], float],
+    body: Callable[..., SolveResult],
     doc: str,
     *,
     tt_entries: int = 1 << 22,
     **options: Any,
 ) -> KernelSolver:
-    """A search kernel's entry point ``name``: :func:`search_solve` with ``make_kernel`` and
-    ``warm_up`` bound, the uniform signature of :mod:`solvers.kernels` (its table size by
-    default ``tt_entries``) and the kernel's own ``options`` with their defaults, as
-    :func:`inspect.signature` shows them."""
-    defaults = {"tt_entries": tt_entries, **options}
+    """A kernel's entry point ``name`` with the uniform signature of :mod:`solvers.kernels`
+    (its table size by default ``tt_entries``) and the kernel's own ``options`` with their
+    defaults, as :func:`inspect.signature` shows them: ``body(game, position, **every
+    option, given or its default)`` solves; an option the signature does not name is a
+    :class:`TypeError`."""
 
     def solve(game: Game[Any, Any], position: Any = None, **given: Any) -> SolveResult:
         unknown = sorted(set(given) - set(uniform.parameters))
         if unknown:
             raise TypeError(f"{name}() got an unexpected keyword argument {unknown[0]!r}")
-        return search_solve(make_kernel, warm_up, game, position, **{**defaults, **given})
+        return body(game, position, **{**defaults, **given})
 
     common = list(inspect.signature(search_solve).parameters.values())[2:-1]
     own = [
@@ -437,10 +437,28 @@ def search_solver(
         [p.replace(default=tt_entries) if p.name == "tt_entries" else p for p in common] + own,
         return_annotation=SolveResult,
     )
+    keyword = inspect.Parameter.KEYWORD_ONLY
+    defaults = {p.name: p.default for p in uniform.parameters.values() if p.kind is keyword}
     solve.__signature__ = uniform  # type: ignore[attr-defined]
     solve.__name__ = solve.__qualname__ = name
     solve.__doc__ = doc
     return solve
+
+
+def search_solver(
+    name: str,
+    make_kernel: Callable[..., CompiledKernel],
+    warm_up: Callable[[], float],
+    doc: str,
+    *,
+    tt_entries: int = 1 << 22,
+    **options: Any,
+) -> KernelSolver:
+    """A search kernel's entry point ``name``: :func:`search_solve` with ``make_kernel`` and
+    ``warm_up`` bound (:func:`kernel_solver`: the uniform signature, the table size by
+    default ``tt_entries``, the kernel's own ``options``)."""
+    body = functools.partial(search_solve, make_kernel, warm_up)
+    return kernel_solver(name, body, doc, tt_entries=tt_entries, **options)
 
 
 def compile_once(build: Callable[[], object]) -> Callable[[], float]:

@@ -27,6 +27,7 @@ import numpy as np
 from llvmlite import ir
 from numba import njit, types
 from numba.core import cgutils
+from numba.cpython.unsafe.numbers import trailing_zeros  # LLVM cttz intrinsic
 from numba.extending import intrinsic
 
 from cgt.errors import ParameterError
@@ -111,6 +112,18 @@ def popcount(x: U64) -> I64:
     x = (x & _M2) + ((x >> _U2) & _M2)
     x = (x + (x >> _U4)) & _M4
     return np.int64((x * _H01) >> _U56)
+
+
+@njit(cache=True, inline="always")
+def cell_bit(cell: I64) -> U64:
+    """The set of the one cell ``cell``."""
+    return _U1 << np.uint64(cell)
+
+
+@njit(cache=True, inline="always")
+def lowest_cell(mask: U64) -> I64:
+    """The lowest cell of a non-empty set (LLVM's count-trailing-zeros)."""
+    return np.int64(trailing_zeros(mask))  # type: ignore[call-arg]
 
 
 @njit(cache=True, inline="always")

@@ -168,8 +168,16 @@ class LevelsSpace:
         raise NotImplementedError
 
     # ---------------------------------------------------------------- solving
-    def solve(self, *, progress: Progress | None = None, max_seconds: float | None = None) -> None:
-        """Fill :attr:`value` for every index: initial scan, then propagation by levels."""
+    def solve(
+        self,
+        *,
+        progress: Progress | None = None,
+        max_seconds: float | None = None,
+        root: Any = None,
+    ) -> None:
+        """Fill :attr:`value` for every index, reachable from ``root`` or not (the packed
+        entry point names its root; the levels solve the whole space): initial scan, then
+        propagation by levels."""
         self.check_memory()
         started = time.perf_counter()
         rules = self.levels_rules()

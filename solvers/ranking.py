@@ -15,7 +15,7 @@ from bisect import bisect_left
 from math import comb
 from typing import Any, Protocol
 
-from cgt.errors import PositionError
+from cgt.errors import PositionError, unpack_position
 
 
 class Ranking(Protocol):
@@ -58,12 +58,9 @@ class EntropyRanking:
         return out
 
     def index(self, position: Any) -> int | None:
-        try:
-            o_cells, s_cells, side = position
-        except (TypeError, ValueError):
-            raise PositionError(
-                f"an Entropy position is (O, S, player), got {position!r}"
-            ) from None
+        o_cells, s_cells, side = unpack_position(
+            position, 3, "an Entropy position is (O, S, player)"
+        )
         if (o_cells.bit_count(), s_cells.bit_count()) != (self.k1, self.k2) or (
             o_cells | s_cells
         ) >> self.cells:
@@ -98,12 +95,9 @@ class InterleaveRanking:
         self.states = int(ranking["states"])
 
     def index(self, position: Any) -> int | None:
-        try:
-            red, black, mover, passes = position
-        except (TypeError, ValueError):
-            raise PositionError(
-                f"an Interleave position is (red, black, to_move, passes), got {position!r}"
-            ) from None
+        red, black, mover, passes = unpack_position(
+            position, 4, "an Interleave position is (red, black, to_move, passes)"
+        )
         if red & self.fixed_red != self.fixed_red or black & self.fixed_black != self.fixed_black:
             return None  # not above the solved root's stones
         if passes:

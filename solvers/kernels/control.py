@@ -72,7 +72,7 @@ from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros  # LLVM cttz intrinsic
 
 from cgt.boards.hexhex import HexBoard
-from cgt.errors import ParameterError, PositionError
+from cgt.errors import ParameterError, PositionError, unpack_position
 from cgt.protocol import Game
 from solvers.engine import METHODS, EngineKernel
 from solvers.kernel_base import compile_once, search_solver
@@ -705,12 +705,9 @@ class ControlBoard:
                 "the compiled Control kernel does not handle fixed cells ('#', 'w', 'b'); "
                 "use solver=retrograde or solver=alphabeta"
             )
-        try:
-            white, black, side = position
-        except (TypeError, ValueError):
-            raise PositionError(
-                f"a Control position is (white, black, player), got {position!r}"
-            ) from None
+        white, black, side = unpack_position(
+            position, 3, "a Control position is (white, black, player)"
+        )
         if not all(isinstance(v, int) for v in (white, black, side)):
             raise PositionError(f"a Control position holds three ints, got {position!r}")
         full = self.board.full_mask

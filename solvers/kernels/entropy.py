@@ -65,10 +65,8 @@ from typing import Any
 
 import numpy as np
 from numba import njit
-from numba.cpython.unsafe.numbers import trailing_zeros  # LLVM cttz intrinsic
 
-from cgt.errors import ParameterError, PositionError
-from cgt.progress import Progress
+from cgt.errors import ParameterError, PositionError, unpack_position
 from cgt.protocol import Game, Outcome
 from solvers.engine_levels import (  # the value codes, for this module's readers too
     DUPLICATE as DUPLICATE,
@@ -85,14 +83,15 @@ from solvers.engine_levels import TERMINAL_DRAW as TERMINAL_DRAW
 from solvers.engine_levels import WIN_BASE as WIN_BASE
 from solvers.kernel_base import compile_once
 from solvers.kernel_table import I64, U64, popcount
-from solvers.kernels.packed import SpaceKeeper, packed_solve_result
+from solvers.kernel_table import cell_bit as _bit
+from solvers.kernel_table import lowest_cell as _low
+from solvers.kernels.packed import PackedSummary, packed_solver
 from solvers.kernels.plugin import KernelPlugin
 from solvers.levels import LevelsRules, LevelsSpace, index_bytes
 from solvers.levels import RetrogradeBudgetExceeded as RetrogradeBudgetExceeded
 from solvers.memory import require_memory
 from solvers.playout import PlayoutRules, int_words, plug_in
 from solvers.ranking import cells_of, colex_rank
-from solvers.result import SolveResult
 
 #: Kernel move code of the pass; a slide is ``64 * from + to``.
 KERNEL_PASS = -1
@@ -117,17 +116,6 @@ CFG_LENGTH = 8
 
 _U0 = np.uint64(0)
 _U1 = np.uint64(1)
-
-
-# ------------------------------------------------------------------------- bit helpers
-@njit(cache=True, inline="always")
-def _bit(cell: I64) -> U64:
-    return _U1 << np.uint64(cell)
-
-
-@njit(cache=True, inline="always")
-def _low(mask: U64) -> I64:
-    return np.int64(trailing_zeros(mask))  # type: ignore[call-arg]
 
 
 @njit(cache=True)
@@ -891,12 +879,9 @@ class EntropySpace(LevelsSpace):
 
     # ---------------------------------------------------------------- positions
     def check_position(self, position: Any) -> tuple[int, int, int]:
-        try:
-            o_cells, s_cells, side = position
-        except (TypeError, ValueError):
-            raise PositionError(
-                f"an Entropy position is (O, S, player), got {position!r}"
-            ) from None
+        o_cells, s_cells, side = unpack_position(
+            position, 3, "an Entropy position is (O, S, player)"
+        )
         if not all(isinstance(v, int) for v in (o_cells, s_cells, side)) or side not in (0, 1):
             raise PositionError(f"an Entropy position holds two bitboards and 0/1: {position!r}")
         if o_cells < 0 or s_cells < 0 or (o_cells | s_cells) >> self.cells or o_cells & s_cells:
@@ -996,6 +981,22 @@ class EntropySpace(LevelsSpace):
             scratch_words=SCRATCH_WORDS,
         )
 
+    def solve_summary(self, compile_seconds: float) -> PackedSummary:
+        """What the result says of the solve (after :meth:`solve`)."""
+        return PackedSummary(
+            positions=int(self.stats["positions"]),
+            bytes_used=self.bytes_needed(self.classes),
+            extra={
+                "method": "packed retrograde",
+                "symmetry": self.symmetry,
+                "ranked_indices": self.size,
+                "symmetry_classes_of_o_sets": self.classes,
+                "compile_seconds": round(compile_seconds, 3),
+                "cpu_seconds_per_phase": {k: round(v, 3) for k, v in self.cpu_seconds.items()},
+                **{k: v for k, v in self.stats.items() if k not in ("positions",)},
+            },
+        )
+
     # ---------------------------------------------------------------- storing
     def ranking_meta(self) -> dict[str, Any]:
         """How indices are ranked, for :mod:`solvers.ranking` to index a stored solution
@@ -1029,66 +1030,26 @@ def warm_up() -> None:
         space.position(space.index(root))
 
 
-def solve_entropy(
-    game: Game[Any, Any],
-    position: Any = None,
-    *,
-    remoteness: bool = False,
-    tt_entries: int = 1 << 22,
-    symmetry: bool = True,
-    principal_variation: bool = True,
-    max_seconds: float | None = None,
-    progress: Progress | None = None,
-    keep_space: SpaceKeeper | None = None,
-    move_values: bool = True,
-) -> SolveResult:
-    """Solve ``position`` (default: the start) by packed retrograde analysis of the whole
-    ranked space of its piece counts: the value and remoteness of the root and of every
-    root move. ``keep_space(space, result)`` is called with the solved space (for example
-    to store it, :mod:`solvers.saved`) before its arrays are freed.
-
-    ``move_values`` is accepted for the solver API's sake: the whole space is solved, so
-    every root move's value comes with the root's. ``tt_entries`` is accepted for the solver API's sake and unused (the arrays are sized
-    by the space). Remoteness is always computed (the levels give it for free);
-    ``remoteness=False`` only leaves it out of the result, as the other kernels do.
-    Refuses with :class:`ParameterError` when the arrays cannot fit in memory;
-    :class:`RetrogradeBudgetExceeded` after ``max_seconds``. ``seconds`` excludes
-    compilation (``extra["compile_seconds"]``).
-    """
-    del tt_entries, move_values
+def open_space(
+    game: Game[Any, Any], position: Any, symmetry: bool
+) -> tuple[EntropySpace, tuple[int, int, int]]:
+    """The ranked space of ``game``'s piece counts and ``position`` (default: the start),
+    checked against it."""
     space = EntropySpace(game, symmetry=symmetry)
     if position is None:
         position = game.initial_position()
-    position = space.check_position(position)
-    space.check_memory()
-    compile_seconds = warm_up()
-    started = time.perf_counter()
-    space.solve(progress=progress, max_seconds=max_seconds)
-    solve_seconds = time.perf_counter() - started
-    positions = int(space.stats["positions"])
-    result = packed_solve_result(
-        game,
-        position,
-        space,
-        remoteness=remoteness,
-        principal_variation=principal_variation,
-        positions=positions,
-        bytes_used=space.bytes_needed(space.classes),
-        started=started,
-        solve_seconds=solve_seconds,
-        extra={
-            "method": "packed retrograde",
-            "symmetry": symmetry,
-            "ranked_indices": space.size,
-            "symmetry_classes_of_o_sets": space.classes,
-            "compile_seconds": round(compile_seconds, 3),
-            "cpu_seconds_per_phase": {k: round(v, 3) for k, v in space.cpu_seconds.items()},
-            **{k: v for k, v in space.stats.items() if k not in ("positions",)},
-        },
-    )
-    if keep_space is not None:
-        keep_space(space, result)
-    return result
+    return space, space.check_position(position)
+
+
+solve_entropy = packed_solver(
+    "solve_entropy",
+    open_space,
+    warm_up,
+    """Solve ``position`` (default: the start) by packed retrograde analysis of the whole
+    ranked space of its piece counts: the value and remoteness of the root and of every
+    root move; ``symmetry`` ranks O sets by their symmetry class. Remoteness comes free
+    with the levels. :class:`RetrogradeBudgetExceeded` after ``max_seconds``.""",
+)
 
 
 # ------------------------------------------------------------------ playout plug-in

@@ -60,20 +60,22 @@ from typing import Any
 
 import numpy as np
 from numba import njit
-from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros  # LLVM intrinsics
+from numba.cpython.unsafe.numbers import leading_zeros  # LLVM ctlz intrinsic
 
 import solvers.store as store
-from cgt.errors import CGTError, ParameterError, PositionError
+from cgt.errors import CGTError, ParameterError, PositionError, unpack_position
 from cgt.progress import Progress
 from cgt.protocol import Game, Outcome
 from solvers.engine_sweep_defaults import TRANSIENT
 from solvers.kernel_base import SearchBudgetExceeded, check_max_seconds, compile_once
 from solvers.kernel_table import I64, U64, compiled, popcount
-from solvers.kernels.packed import SpaceKeeper, packed_solve_result
+from solvers.kernel_table import cell_bit as _bit
+from solvers.kernel_table import lowest_cell as _low
+from solvers.kernels.packed import PackedSummary, packed_solver
 from solvers.kernels.plugin import KernelPlugin
 from solvers.memory import require_memory
 from solvers.playout import PlayoutRules, plug_in
-from solvers.result import MoveValue, SolveResult
+from solvers.result import MoveValue
 from solvers.retrograde import follow_best_moves
 from solvers.sweep import RankedSpace, SweepEngine, ranked_rules
 
@@ -112,17 +114,6 @@ class SweepBudgetExceeded(SearchBudgetExceeded):
         )
         self.nodes = ranks
         self.seconds = seconds
-
-
-# ------------------------------------------------------------------------- bit helpers
-@njit(cache=True, inline="always")
-def _bit(cell: I64) -> U64:
-    return _U1 << np.uint64(cell)
-
-
-@njit(cache=True, inline="always")
-def _low(mask: U64) -> I64:
-    return np.int64(trailing_zeros(mask))  # type: ignore[call-arg]
 
 
 # ------------------------------------------------------------------------------- rules
@@ -493,12 +484,9 @@ class InterleaveSpace:
     def check_position(self, position: Any) -> tuple[int, int, int, int]:
         """The position as ``(red, black, to_move, passes)``; :class:`PositionError` if it is
         not a position of this space."""
-        try:
-            red, black, mover, passes = position
-        except (TypeError, ValueError):
-            raise PositionError(
-                f"an Interleave position is (red, black, to_move, passes), got {position!r}"
-            ) from None
+        red, black, mover, passes = unpack_position(
+            position, 4, "an Interleave position is (red, black, to_move, passes)"
+        )
         if not all(isinstance(v, int) for v in (red, black, mover, passes)):
             raise PositionError(f"an Interleave position holds four integers: {position!r}")
         if red < 0 or black < 0 or red & black or (red | black) >> self.cells:
@@ -744,6 +732,21 @@ class InterleaveSpace:
             self.game, position, self.game.key, self.value_of, self.move_values, max_length
         )
 
+    def solve_summary(self, compile_seconds: float) -> PackedSummary:
+        """What the result says of the solve (after :meth:`solve`)."""
+        placements = int(self.stats["placements_solved"])
+        return PackedSummary(
+            positions=placements * (1 if self.loser else 4),
+            bytes_used=self.bytes_needed(),
+            extra={
+                "method": "packed sweep",
+                "symmetry": False,
+                "ranked_placements": self.ranks,
+                "placements_solved": placements,
+                "compile_seconds": round(compile_seconds, 3),
+            },
+        )
+
 
 @compile_once
 def warm_up() -> None:
@@ -759,33 +762,11 @@ def warm_up() -> None:
             space.move_values(root)
 
 
-def solve_interleave(
-    game: Game[Any, Any],
-    position: Any = None,
-    *,
-    remoteness: bool = False,
-    tt_entries: int = 1 << 22,
-    symmetry: bool = True,
-    principal_variation: bool = True,
-    max_seconds: float | None = None,
-    progress: Progress | None = None,
-    keep_space: SpaceKeeper | None = None,
-    move_values: bool = True,
-) -> SolveResult:
-    """Solve ``position`` (default: the start) by one packed sweep over the placements of its
-    empty cells: the value and remoteness of the root and of every root move.
-    ``keep_space(space, result)`` is called with the solved space (for example to store it,
-    :mod:`solvers.saved`).
-
-    ``move_values`` is accepted for the solver API's sake: the whole space is solved, so
-    every root move's value comes with the root's. ``tt_entries`` and ``symmetry`` are accepted for the solver API's sake and unused (the
-    array is sized by the space; the ranking has no symmetry reduction). Remoteness is always
-    computed; ``remoteness=False`` only leaves it out of the result, as the other kernels do.
-    Refuses with :class:`ParameterError` when the array cannot fit in memory;
-    :class:`SweepBudgetExceeded` after ``max_seconds``. ``seconds`` excludes compilation
-    (``extra["compile_seconds"]``).
-    """
-    del tt_entries, symmetry, move_values
+def open_space(game: Game[Any, Any], position: Any, symmetry: bool) -> tuple[InterleaveSpace, Any]:
+    """The placements of the empty cells of ``position`` (default: the start) above its
+    stones, and the position checked. ``symmetry`` is unused: the ranking has no symmetry
+    reduction."""
+    del symmetry
     if position is None:
         position = game.initial_position()
     try:
@@ -794,33 +775,18 @@ def solve_interleave(
         raise PositionError(f"not an Interleave position: {position!r}") from None
     space = InterleaveSpace(game, red, black)
     space.check_position(position)
-    space.check_memory()
-    compile_seconds = warm_up()
-    started = time.perf_counter()
-    space.solve(position, progress=progress, max_seconds=max_seconds)
-    solve_seconds = time.perf_counter() - started
-    placements = int(space.stats["placements_solved"])
-    result = packed_solve_result(
-        game,
-        position,
-        space,
-        remoteness=remoteness,
-        principal_variation=principal_variation,
-        positions=placements * (1 if space.loser else 4),
-        bytes_used=space.bytes_needed(),
-        started=started,
-        solve_seconds=solve_seconds,
-        extra={
-            "method": "packed sweep",
-            "symmetry": False,
-            "ranked_placements": space.ranks,
-            "placements_solved": placements,
-            "compile_seconds": round(compile_seconds, 3),
-        },
-    )
-    if keep_space is not None:
-        keep_space(space, result)
-    return result
+    return space, position
+
+
+solve_interleave = packed_solver(
+    "solve_interleave",
+    open_space,
+    warm_up,
+    """Solve ``position`` (default: the start) by one packed sweep over the placements of
+    its empty cells: the value and remoteness of the root and of every root move
+    (``symmetry`` is unused: the ranking has no symmetry reduction).
+    :class:`SweepBudgetExceeded` after ``max_seconds``.""",
+)
 
 
 # ------------------------------------------------------------------ every setup at once

@@ -77,7 +77,7 @@ from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros  # LLVM cttz intrinsic
 
 from cgt.boards.hexhex import MIRROR_LEFT_RIGHT
-from cgt.errors import ParameterError, PositionError
+from cgt.errors import ParameterError, PositionError, unpack_position
 from cgt.protocol import Game, Outcome
 from solvers.engine import EngineKernel
 from solvers.kernel_base import SearchBudgetExceeded, compile_once, search_solver
@@ -702,12 +702,9 @@ class LagTables:
     def boards(self, position: Any) -> tuple[np.uint64, np.uint64, int]:
         """The position as the compiled functions' arguments; :class:`PositionError` if it is
         not one."""
-        try:
-            white, black, side = position
-        except (TypeError, ValueError):
-            raise PositionError(
-                f"a LAG position is (white, black, player), got {position!r}"
-            ) from None
+        white, black, side = unpack_position(
+            position, 3, "a LAG position is (white, black, player)"
+        )
         if not all(isinstance(v, int) for v in (white, black, side)):
             raise PositionError(f"a LAG position holds three ints, got {position!r}")
         if side not in (0, 1):

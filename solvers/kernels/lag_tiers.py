@@ -87,7 +87,7 @@ from solvers.kernels.lag import (
     playout_mover,
     playout_play,
 )
-from solvers.kernels.packed import packed_solve_result
+from solvers.kernels.packed import PackedSummary, packed_solve_result
 from solvers.kernels.tier_index import (
     binomial_table,
     colex_unrank,
@@ -657,16 +657,9 @@ def solve_tiers(
     if max_seconds is not None:
         tables.deadline = started + max_seconds
     tables.solve_tiers(progress=progress, save_to=tier_dir)
-    result = packed_solve_result(
-        game,
-        position,
-        tables,
-        remoteness=remoteness,
-        principal_variation=principal_variation,
+    summary = PackedSummary(
         positions=tables.positions,
         bytes_used=tables.bytes,
-        started=started,
-        solve_seconds=time.perf_counter() - started,
         extra={
             "method": "tier retrograde (solvers.kernels.lag_tiers)",
             "tiers": len(tables.tiers),
@@ -676,6 +669,16 @@ def solve_tiers(
                 f"{w}+{b}": s["positions"] for (w, b), s in tables.tier_stats.items()
             },
         },
+    )
+    result = packed_solve_result(
+        game,
+        position,
+        tables,
+        summary,
+        remoteness=remoteness,
+        principal_variation=principal_variation,
+        started=started,
+        solve_seconds=time.perf_counter() - started,
     )
     result.solver = "tiers"
     return result

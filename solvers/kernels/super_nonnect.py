@@ -56,20 +56,12 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros  # LLVM cttz intrinsic
 
-from cgt.errors import ParameterError, PositionError
+from cgt.errors import ParameterError, PositionError, unpack_position
 from cgt.games.super_nonnect import SuperNonnectPosition, bits_of
 from cgt.protocol import Game
 from solvers.engine import EngineKernel
 from solvers.kernel_base import CompiledKernel, compile_once, search_solver
-from solvers.kernel_table import (
-    _U0,
-    _U1,
-    _U255,
-    I64,
-    U64,
-    compiled,
-    popcount,
-)
+from solvers.kernel_table import _U0, _U1, _U255, I64, U64, compiled, popcount
 from solvers.kernels.plugin import KernelPlugin
 from solvers.playout import PlayoutRules, plug_in
 
@@ -492,12 +484,9 @@ class Board:
 
     def encode(self, position: Any) -> np.ndarray:
         """The plug-in's state of ``position``; :class:`PositionError` if it is not one."""
-        try:
-            cut, designated, player = position
-        except (TypeError, ValueError):
-            raise PositionError(
-                f"a Super Nonnect position is (cut, designated, player), got {position!r}"
-            ) from None
+        cut, designated, player = unpack_position(
+            position, 3, "a Super Nonnect position is (cut, designated, player)"
+        )
         if not isinstance(cut, int) or cut < 0 or cut & ~self.game.full_mask:  # type: ignore[attr-defined]
             raise PositionError(f"cut cells go beyond the board: {position!r}")
         if not isinstance(designated, int) or not -1 <= designated < len(self.boards):
