@@ -516,8 +516,9 @@ KEPT = [
     "it with the uncut cells; the plug-in floods from each uncut neighbour of the cut, a "
     "step of each in turn, and stops when the floods have met (the board stays connected) "
     "or one has run out of cells (the cut splits it). The same moves (the node counts of "
-    "the search are those of the old flood). The flood was the largest single cost in a "
-    "profile of the kernel, and most of the engine's lead in the tables above is this "
+    "the search are those of the old flood). The whole-board flood was the largest single "
+    "cost in a profile of the engine before the change (the kernel's generator, the same "
+    "code), and most of the engine's lead in the tables above is this "
     "change: with the whole-board flood the engine's search measured about level with the "
     "kernel's (the commit that made the change gives the numbers).",
     "* **The search is the engine's**: table move first, mobility then history, children's "
@@ -528,8 +529,8 @@ KEPT = [
     "* **`deepening`** maps onto the engine's horizon passes (one cut deeper each pass). "
     "The engine stores nothing a horizon decided, where the kernel kept each pass's "
     "unknown bounds for the next pass; the option stays off by default.",
-    '* **df-pn** (`method="dfpn"`) is still the module\'s own proof-number search, on the '
-    "same plug-in tables and the engine's table and statistics.",
+    '* **df-pn** (`method="dfpn"`) is the engine\'s proof-number search '
+    "(`solvers/engine_dfpn.py`) on the same plug-in, with weak proof numbers.",
 ]
 
 
