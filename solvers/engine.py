@@ -53,6 +53,7 @@ from solvers.engine_search import (
     FRAME_COLUMNS,
     HISTORY_DEPTH,
     HISTORY_OFF,
+    HISTORY_SHARED,
     HISTORY_WORK,
     S_ETC_CUTOFFS,
     S_IMMEDIATE_WINS,
@@ -164,7 +165,8 @@ class EngineKernel(CompiledKernel):
             raise ParameterError(
                 f"history must be one of {', '.join(HISTORY_CREDITS)}, got {history!r}"
             )
-        ctl[C_HISTORY] = HISTORY_CREDITS[history]
+        # an impartial game's players have the same moves: one set of counts serves both
+        ctl[C_HISTORY] = HISTORY_CREDITS[history] | (HISTORY_SHARED if game.impartial else 0)
         # df-pn asks the plug-in's order only for its hints (and moves that win at once)
         ctl[C_ORDER] = int(ordering and (not dfpn or first_numbers == "hint"))
         ctl[C_FIRST_NUMBERS] = FIRST_NUMBERS.index(first_numbers)

@@ -27,9 +27,10 @@ down widen by one step, so bounds stay exact.
   often cuts off alone); then the plug-in's hint (``order``: smaller first, for example the
   replies the move leaves the opponent), ties broken by the history heuristic (every
   cut-off credits its move with the square of the bit length of its work,
-  :func:`solvers.kernel_table.credit`), then by the generator's order. ``order`` may name
-  a move that wins at once (its child has no move and has lost): the node is then won
-  without a visit. The moves are picked one at a time (selection of the smallest key)
+  :func:`solvers.kernel_table.credit`; counts kept per player to move, one set for both in
+  an impartial game, whose players have the same moves), then by the generator's order.
+  ``order`` may name a move that wins at once (its child has no move and has lost): the
+  node is then won without a visit. The moves are picked one at a time (selection of the smallest key)
   because most nodes cut off after a move or two.
 * Children's keys and prefetch (``C_PREFETCH``, games whose players alternate and whose
   positions cannot repeat): while ordering, every child's key is
@@ -140,10 +141,13 @@ HISTORY_CAP = (1 << 24) - 1
 #: The same when a cut-off credits the nodes it took (C_HISTORY = HISTORY_WORK).
 WORK_CAP = (1 << 30) - 1
 # history credit (ctl[C_HISTORY]): none, the square of the bit length of the cut-off's work
-# (as depth squared in chess programs), or the work itself
+# (as depth squared in chess programs), or the work itself; plus HISTORY_SHARED where the
+# players keep one set of counts (impartial games: both players have the same moves)
 HISTORY_OFF = 0
 HISTORY_DEPTH = 1
 HISTORY_WORK = 2
+HISTORY_CREDIT = 3
+HISTORY_SHARED = 4
 #: Added to the order key of a child whose table entry says it cannot raise alpha: last.
 REFUTED_LAST = 1 << 56
 
@@ -231,14 +235,16 @@ def _entry(tt: np.ndarray, base: I64, k0: U64, k1: U64, tag: I64) -> tuple[I64, 
 
 
 @njit(cache=True, inline="always")
-def _credit(ctl: np.ndarray, side: I64, move: I64, work: I64) -> None:
+def _credit(ctl: np.ndarray, counts: I64, move: I64, work: I64) -> None:
+    """Credit ``move`` in the history counts starting at ``counts`` (the mover's)."""
     codes = ctl[C_MOVE_CODES]
     if not 0 <= move < codes:
         return
-    at = HISTORY + side * codes + move
-    if ctl[C_HISTORY] == HISTORY_DEPTH:
+    at = counts + move
+    kind = ctl[C_HISTORY] & HISTORY_CREDIT
+    if kind == HISTORY_DEPTH:
         credit(ctl, at, work, HISTORY, 2 * codes, HISTORY_CAP)
-    elif ctl[C_HISTORY] == HISTORY_WORK:
+    elif kind == HISTORY_WORK:
         ctl[at] += min(work, WORK_CAP)
         if ctl[at] > WORK_CAP:  # old credit fades: every count halved
             for k in range(HISTORY, HISTORY + 2 * codes):
@@ -274,6 +280,9 @@ def search(
     horizon = ctl[C_HORIZON]
     scale = ctl[C_INDEX_SCALE]
     codes = ctl[C_MOVE_CODES]
+    # where the history counts of player 1 start (those of player 0 at HISTORY)
+    counts_of_1 = HISTORY if ctl[C_HISTORY] & HISTORY_SHARED else HISTORY + codes
+    history_on = (ctl[C_HISTORY] & HISTORY_CREDIT) != 0
     look_ahead = (
         (ctl[C_PREFETCH] != 0 or ctl[C_ETC] != 0) and not cyclic and ctl[C_ALTERNATING] != 0
     )
@@ -413,6 +422,7 @@ def search(
             count = fr[F_COUNT]
             state = states[ply]
             side = mover(state, tables)
+            counts = counts_of_1 if side else HISTORY
             # a node searches at least one child: deep in remoteness mode a widened window
             # may lie wholly below every score, and the first child's score is the bound
             if cursor < count and (best == -INFINITY or (best < b and best < max_score)):
@@ -451,8 +461,8 @@ def search(
                     for k in range(start, count):
                         m = mv[no_wrap(k)]
                         history = 0
-                        if ctl[C_HISTORY] != 0 and m < codes:
-                            history = min(ctl[no_wrap(HISTORY + side * codes + m)], WORK_CAP)
+                        if history_on and m < codes:
+                            history = min(ctl[no_wrap(counts + m)], WORK_CAP)
                         ok[no_wrap(k)] = (ok[no_wrap(k)] * (WORK_CAP + 1) - history) * scale + k
                 index = -1
                 if cursor >= start:  # selection of the smallest key
@@ -572,7 +582,7 @@ def search(
                 node_flag = EXACT
                 result_flagged = fr[F_ANY_FLAGGED] != 0
             if (best >= b or best >= max_score) and not (horizon > 0 and result_flagged):
-                _credit(ctl, side, best_move, work)
+                _credit(ctl, counts, best_move, work)
             if not result_flagged:
                 _store(tt, fr, node_flag, best, best_move, work, tables, ctl)
             value = best

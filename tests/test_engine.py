@@ -20,6 +20,7 @@ import pytest
 from cgt.protocol import Outcome
 from cgt.registry import load_game
 from solvers.engine import TEMPLATES, EngineKernel, solve_with_engine
+from solvers.engine_search import C_MOVE_CODES, HISTORY
 from solvers.kernels import PLAYOUTS, plugin_of
 from solvers.playout import disagreements, engine_disagreements
 from solvers.retrograde import retrograde
@@ -115,6 +116,26 @@ def test_engine_values_equal_retrograde_on_random_positions() -> None:
                 game.render(position),
             )
             position = game.play(position, chooser.choice(list(game.moves(position))))
+
+
+@pytest.mark.parametrize(
+    ("name", "params", "players_with_counts"),
+    [
+        ("control", {"size": 3}, 2),
+        ("super-nonnect", {"a": 2, "b": 3, "rule": "revised"}, 1),
+    ],
+)
+def test_history_is_kept_per_player_unless_the_game_is_impartial(
+    name: str, params: dict[str, Any], players_with_counts: int
+) -> None:
+    """Cut-offs credit the mover's history counts; an impartial game (Super Nonnect: both
+    players have the same moves) keeps one set, in player 0's place."""
+    rules = _rules(name, params)
+    kernel = EngineKernel(rules, tt_entries=1 << 12)
+    kernel.solve(rules.game.initial_position(), principal_variation=False)
+    codes = int(kernel.ctl[C_MOVE_CODES])
+    counts = [kernel.ctl[HISTORY + p * codes : HISTORY + (p + 1) * codes] for p in (0, 1)]
+    assert sum(1 for row in counts if row.any()) == players_with_counts
 
 
 def test_connect_four_plug_in_matches_its_readable_rules() -> None:

@@ -17,12 +17,13 @@ import numpy as np
 import pytest
 
 from cgt.errors import ParameterError, PositionError
-from cgt.games.super_nonnect import SuperNonnect
+from cgt.games.super_nonnect import SuperNonnect, bits_of
 from solvers.engine_search import S_ETC_CUTOFFS, S_ROOT_FLAGGED, S_SETTLED
 from solvers.kernel_table import INFINITY, S_ABORTED, S_NODE_LIMIT
 from solvers.kernels.super_nonnect import (
     MAX_CELLS,
     SuperNonnectKernel,
+    _joined,
     solve_super_nonnect,
     warm_up,
 )
@@ -63,6 +64,35 @@ def test_move_generator_matches_readable_rules(shape: dict[str, Any], rule: str)
     for line in random_lines(game, 15, seed=len(shape) + len(rule)):
         for position in line:
             assert kernel.moves(position) == game.moves(position), game.render(position)
+
+
+@pytest.mark.parametrize("shape", [{"a": 3, "b": 3}, {"shape": "hex7"}], ids=["3x3", "hex7"])
+def test_join_test_of_a_cut_matches_the_readable_connectivity(shape: dict[str, Any]) -> None:
+    """The floods from a cut's neighbours (``_joined``) answer what the readable rules'
+    connectivity does, for every uncut cell of positions along random games: cuts that keep
+    the board in one piece and cuts that split it, with two to four neighbours on 3x3 and
+    more than four (one flood) on hex7 (the generator asks it only after the ring lookup
+    fails; asked of every cut here, it meets every case)."""
+    game = SuperNonnect(rule="original", **shape)
+    board = SuperNonnectKernel(game, tt_entries=64).board
+    seen: set[tuple[int, bool]] = set()
+    for line in random_lines(game, 6, seed=5):
+        for position in line:
+            uncut = game.full_mask & ~position.cut
+            for cell in bits_of(uncut):
+                rest = uncut & ~(1 << cell)
+                lo, hi = board._words(board.to_compact(rest))
+                c = board.compact[cell]
+                ends = sum(1 for d in bits_of(game.geometry.neighbour_masks[cell]) if rest >> d & 1)
+                if ends < 2:  # the generator settles a leaf without asking
+                    continue
+                joined = bool(_joined(c, lo, hi, board.neighbours))
+                assert joined == game.connected(rest), (game.render(position), cell)
+                seen.add((min(ends, 5), joined))
+    expected = {(n, answer) for n in (2, 3, 4) for answer in (True, False)}
+    assert expected <= seen, seen
+    if "shape" in shape:
+        assert (5, True) in seen
 
 
 #: Value-mode options compared with retrograde: the defaults, iterative deepening (with a

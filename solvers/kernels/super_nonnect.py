@@ -18,7 +18,8 @@ Connectivity: a cut whose uncut neighbours are joined by uncut cells of its ring
 next to it, and the cells next to two of them that are not next to each other: the
 diagonals of the square grid) cannot split the board, since a path through the cut cell can
 go round it; one lookup of the ring's pattern (:func:`_locally_joined`) settles most cuts,
-and only the others flood the board (:func:`connected`).
+and only the others flood the board (:func:`_joined`: a flood from each neighbour, which
+stops when they meet or one runs out, not a flood of the whole board).
 
 The plug-in (``playout_*`` below)
 ---------------------------------
@@ -89,40 +90,6 @@ NEIGHBOUR_WORDS = N_JOINED + (1 << RING_CELLS) // 64
 
 
 # ------------------------------------------------------------------------- the rules
-@compiled
-def connected(lo: U64, hi: U64, neighbours: np.ndarray) -> bool:
-    """Whether the cells of (lo, hi) form one edge-connected piece (empty: yes)."""
-    if lo == _U0 and hi == _U0:
-        return True
-    if lo != _U0:
-        seen_lo = lo & (~lo + _U1)
-        seen_hi = _U0
-    else:
-        seen_lo = _U0
-        seen_hi = hi & (~hi + _U1)
-    frontier_lo = seen_lo
-    frontier_hi = seen_hi
-    c: I64 = 0
-    while frontier_lo != _U0 or frontier_hi != _U0:
-        grow_lo = _U0
-        grow_hi = _U0
-        while frontier_lo != _U0:
-            c = trailing_zeros(frontier_lo)  # type: ignore[call-arg]
-            grow_lo |= neighbours[c, 0]
-            grow_hi |= neighbours[c, 1]
-            frontier_lo &= frontier_lo - _U1
-        while frontier_hi != _U0:
-            c = 64 + trailing_zeros(frontier_hi)  # type: ignore[call-arg]
-            grow_lo |= neighbours[c, 0]
-            grow_hi |= neighbours[c, 1]
-            frontier_hi &= frontier_hi - _U1
-        frontier_lo = grow_lo & lo & ~seen_lo
-        frontier_hi = grow_hi & hi & ~seen_hi
-        seen_lo |= frontier_lo
-        seen_hi |= frontier_hi
-    return seen_lo == lo and seen_hi == hi
-
-
 @njit(cache=True, inline="always")
 def _locally_joined(c: I64, rest_lo: U64, rest_hi: U64, neighbours: np.ndarray) -> bool:
     """Whether the uncut neighbours of ``c`` are joined by uncut cells of its ring (the
@@ -143,6 +110,96 @@ def _locally_joined(c: I64, rest_lo: U64, rest_hi: U64, neighbours: np.ndarray) 
         pattern |= np.int64(uncut) << j
     word = neighbours[c, N_JOINED + (pattern >> 6)]
     return (word >> np.uint64(pattern & 63)) & _U1 != _U0
+
+
+#: A flood inside the uncut cells: (frontier lo, hi, seen lo, hi); none: all zero.
+Flood = tuple[U64, U64, U64, U64]
+
+
+@njit(cache=True, inline="always")
+def _seed(lo: U64, hi: U64) -> Flood:
+    """A flood from the lowest cell of (lo, hi) (none if it is empty)."""
+    if lo != _U0:
+        lo &= ~lo + _U1
+        hi = _U0
+    else:
+        hi &= ~hi + _U1
+    return lo, hi, lo, hi
+
+
+@njit(cache=True, inline="always")
+def _wave(flood: Flood, rest_lo: U64, rest_hi: U64, neighbours: np.ndarray) -> Flood:
+    """The flood one step further inside ``rest``."""
+    f_lo, f_hi, s_lo, s_hi = flood
+    grow_lo = _U0
+    grow_hi = _U0
+    d: I64 = 0
+    while f_lo != _U0:
+        d = trailing_zeros(f_lo)  # type: ignore[call-arg]
+        grow_lo |= neighbours[d, 0]
+        grow_hi |= neighbours[d, 1]
+        f_lo &= f_lo - _U1
+    while f_hi != _U0:
+        d = 64 + trailing_zeros(f_hi)  # type: ignore[call-arg]
+        grow_lo |= neighbours[d, 0]
+        grow_hi |= neighbours[d, 1]
+        f_hi &= f_hi - _U1
+    f_lo = grow_lo & rest_lo & ~s_lo
+    f_hi = grow_hi & rest_hi & ~s_hi
+    return f_lo, f_hi, s_lo | f_lo, s_hi | f_hi
+
+
+@njit(cache=True, inline="always")
+def _ran_out(flood: Flood) -> bool:
+    """Whether a flood (not none) has covered its piece of the board."""
+    return flood[0] == _U0 and flood[1] == _U0 and (flood[2] != _U0 or flood[3] != _U0)
+
+
+@njit(cache=True, inline="always")
+def _met(a: Flood, b: Flood) -> tuple[Flood, Flood]:
+    """(a, b), or (a and b as one, none) when they share a cell."""
+    if (a[2] & b[2]) == _U0 and (a[3] & b[3]) == _U0:
+        return a, b
+    return (a[0] | b[0], a[1] | b[1], a[2] | b[2], a[3] | b[3]), (_U0, _U0, _U0, _U0)
+
+
+@compiled
+def _joined(c: I64, rest_lo: U64, rest_hi: U64, neighbours: np.ndarray) -> bool:
+    """Whether the uncut neighbours of ``c`` lie in one piece of the uncut cells ``rest``
+    (``c`` cut); since the uncut cells were connected before the cut (every position of a
+    legal game), whether ``rest`` is connected. A flood from each neighbour (up to four; from
+    one alone beyond), a step of each in turn: floods that meet become one, the answer is
+    yes once one holds every neighbour and no once one runs out of cells first, so the
+    search ends near the smallest piece or halfway round ``c`` instead of covering the board
+    (benchmarks/SUPER_NONNECT_KERNEL.md)."""
+    ends_lo = neighbours[c, 0] & rest_lo
+    ends_hi = neighbours[c, 1] & rest_hi
+    a = _seed(ends_lo, ends_hi)
+    b = _seed(ends_lo & ~a[0], ends_hi & ~a[1])
+    c2 = _seed(ends_lo & ~(a[0] | b[0]), ends_hi & ~(a[1] | b[1]))
+    d = _seed(ends_lo & ~(a[0] | b[0] | c2[0]), ends_hi & ~(a[1] | b[1] | c2[1]))
+    if (ends_lo & ~(a[0] | b[0] | c2[0] | d[0])) != _U0 or (
+        ends_hi & ~(a[1] | b[1] | c2[1] | d[1])
+    ) != _U0:
+        b = c2 = d = (_U0, _U0, _U0, _U0)  # more neighbours than floods (hex): one flood
+    while True:
+        a = _wave(a, rest_lo, rest_hi, neighbours)
+        if b[2] != _U0 or b[3] != _U0:
+            b = _wave(b, rest_lo, rest_hi, neighbours)
+        if c2[2] != _U0 or c2[3] != _U0:
+            c2 = _wave(c2, rest_lo, rest_hi, neighbours)
+        if d[2] != _U0 or d[3] != _U0:
+            d = _wave(d, rest_lo, rest_hi, neighbours)
+        a, b = _met(a, b)
+        a, c2 = _met(a, c2)
+        a, d = _met(a, d)
+        if (ends_lo & ~a[2]) == _U0 and (ends_hi & ~a[3]) == _U0:
+            return True
+        if _ran_out(a) or _ran_out(b) or _ran_out(c2) or _ran_out(d):
+            return False
+        b, c2 = _met(b, c2)
+        b, d = _met(b, d)
+        c2, d = _met(c2, d)
 
 
 @compiled
@@ -187,7 +244,7 @@ def generate_moves(
             if (
                 near > 1
                 and not _locally_joined(c, rest_lo, rest_hi, neighbours)
-                and not connected(rest_lo, rest_hi, neighbours)
+                and not _joined(c, rest_lo, rest_hi, neighbours)
             ):
                 continue
             t = target[c]
