@@ -380,10 +380,14 @@ def engine_section(data: dict[str, Any]) -> list[str]:
         "with its own compiled code (`benchmarks/baseline_trees.py`), the two alternating "
         "case by case, tables of the same capacity. The plug-in column lists the optional "
         "hooks the current kernel's plug-in gives (`key`: canonical keys under the board's "
-        "symmetries; `order`: hints, here taken as the first proof numbers), how a new child "
-        "starts (replies: played and its moves generated; hint: the `order` hint) and "
+        "symmetries; `order`: hints, here taken as the first proof and disproof numbers), how "
+        "a new child starts (replies: played and its moves generated, at (1, its replies); "
+        "hint: at the `order` hint, the replies as the disproof number and, where the plug-in "
+        "gives one, a proof number: Control's, 1 + 2 x the moves the mover keeps) and "
         "whether the plug-in asks for weak proof numbers. Both count calls as nodes. Process "
-        "CPU seconds from one run each; a run stopped by the time cap (wall clock, on a "
+        "CPU seconds from one run each, which a search under a time cap spends in slices of "
+        "about half a second, each resuming from the table (so df-pn's nodes vary from run to "
+        "run with the machine's speed); a run stopped by the time cap (wall clock, on a "
         "shared machine) is *open*.",
         "",
         "| case | value | baseline df-pn | current df-pn | current plug-in | baseline / current |",

@@ -26,9 +26,11 @@ saturation, weak proof numbers) over the plug-in's hooks instead of one game's r
   symmetry it returns is not needed (df-pn stores no move).
 * A new child's first numbers (``C_FIRST_NUMBERS``): (1, replies) as the kernels start them,
   the replies counted by playing the child and generating its moves (a child with no move
-  is then scored exactly: its end is known before any descent); or (1, the plug-in's
-  ``order`` hint) where the hint is the reply count (no child played, only ``child_key``);
-  or (1, 1). ``order`` may also name a move that wins at once: the node is proved.
+  is then scored exactly: its end is known before any descent); or from the plug-in's
+  ``order`` hint (no child played, only ``child_key``): its low 32 bits are the reply count
+  (the disproof number) and the bits above, where the plug-in sets them, a first proof
+  number (none: 1); or (1, 1). ``order`` may also name a move that wins at once: the node
+  is proved.
 * Enhanced transposition cut-off: every child's entry is read (or its first numbers made)
   before any descent; a child lost for the node's mover proves the node at once.
 * Graph-history interaction: df-pn refuses games whose positions repeat (the Python side),
@@ -79,6 +81,10 @@ C_DRAWS = 15
 S_DRAW_SEEN = 30
 FIRST_NUMBERS = ("unit", "hint", "replies")
 FIRST_UNIT, FIRST_HINT, FIRST_REPLIES = range(len(FIRST_NUMBERS))
+#: an ``order`` hint is the first disproof number (the replies) in its low bits and,
+#: optionally, the first proof number from this bit up
+HINT_PROOF_SHIFT = 32
+HINT_REPLIES = (1 << HINT_PROOF_SHIFT) - 1
 #: the table tag of question 1 (plug-in tags are below 32)
 QUESTION_TAG = 32
 #: rows of ``numbers[ply]`` (solvers.proof_numbers.summarize reads the first two):
@@ -184,7 +190,8 @@ def dfpn(
             else:
                 cpn, cdn = 1, replies
         elif first == FIRST_HINT:
-            cpn, cdn = 1, max(hints[ply, i], 1)
+            hint = hints[ply, i]
+            cpn, cdn = max(hint >> HINT_PROOF_SHIFT, 1), max(hint & HINT_REPLIES, 1)
         else:
             cpn, cdn = 1, 1
         if same:

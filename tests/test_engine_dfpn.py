@@ -15,6 +15,8 @@ from numba import njit
 
 from cgt.errors import ParameterError
 from solvers.engine import EngineKernel, solve_with_engine
+from solvers.engine_dfpn import HINT_PROOF_SHIFT
+from solvers.kernel_table import S_NODES
 from solvers.retrograde import retrograde
 from tests.cli_runner import run
 from tests.test_engine import (  # noqa: F401 (the fixture keeps Connect Four to this module)
@@ -108,6 +110,34 @@ def test_dfpn_starts_children_from_the_order_hint_and_trusts_an_immediate_win() 
         if solution.result(child).outcome.value < 0 and game.moves(child)
     ]
     assert losses and all(lying.value(child)[0].value > 0 for child in losses)
+
+
+@njit
+def _order_with_proof_numbers(
+    state: np.ndarray, tables: Any, moves: np.ndarray, start: int, count: int, keys: np.ndarray
+) -> int:
+    for k in range(start, count):
+        keys[k] = (k + 1) | ((count - k) << HINT_PROOF_SHIFT)
+    return -1
+
+
+def test_dfpn_reads_a_first_proof_number_above_the_hints_replies() -> None:
+    """A hint's bits from HINT_PROOF_SHIFT up are the child's first proof number: the same
+    low bits with a proof number above them start other children first (another count of
+    nodes), and the values stay retrograde's."""
+    rules = _rules("super-nonnect", {"a": 2, "b": 2, "rule": "revised"})
+    game = rules.game
+    start = game.initial_position()
+    solution = retrograde(game, start)
+    children = [game.play(start, m) for m in game.moves(start)]
+    children = [child for child in children if game.moves(child)]
+    expected = [solution.result(child).outcome for child in children]
+    nodes = []
+    for order in (_order_by_index, _order_with_proof_numbers):
+        kernel = EngineKernel(replace(rules, order=order), method="dfpn", first_numbers="hint")
+        assert [kernel.value(child)[0] for child in children] == expected
+        nodes.append(kernel.stat(S_NODES))
+    assert nodes[0] != nodes[1]
 
 
 def test_a_broken_plug_in_gives_a_dfpn_value_retrograde_refutes() -> None:

@@ -11,14 +11,16 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import numpy as np
 import pytest
 
 from cgt.errors import ParameterError, PositionError
 from cgt.games.control import Control
 from cgt.protocol import Outcome
+from solvers.engine_dfpn import HINT_PROOF_SHIFT, HINT_REPLIES
 from solvers.engine_search import S_ETC_CUTOFFS
 from solvers.kernel_table import S_NODES, S_REPETITIONS
-from solvers.kernels.control import ControlKernel, solve_control, warm_up
+from solvers.kernels.control import PROOF_PER_OWN_MOVE, ControlKernel, solve_control, warm_up
 from solvers.retrograde import PositionLimitExceeded, retrograde
 
 
@@ -196,6 +198,48 @@ def test_dfpn_and_alphabeta_agree_on_size3_openings() -> None:
     assert [(m.name, m.outcome) for m in by_dfpn.moves] == [
         (m.name, m.outcome) for m in by_alphabeta.moves
     ]
+
+
+@pytest.mark.parametrize("size", [3, 4])
+def test_dfpn_hints_count_both_players_moves_after_each_move(size: int) -> None:
+    """A df-pn kernel's order hints against the readable rules, move by move on random
+    positions: the replies the move leaves the opponent in the low bits, and above them 1 +
+    PROOF_PER_OWN_MOVE x the moves the mover would have in the same position if it moved
+    again; the alpha-beta kernel's hints are the replies alone (its ordering unchanged)."""
+    game = Control(size=size)
+    hinted = {
+        method: ControlKernel(game, tt_entries=64, method=method).rules
+        for method in ("alphabeta", "dfpn")
+    }
+    checked = 0
+    for position in random_positions(game, 120, seed=40 + size):
+        if not game.moves(position):
+            continue
+        side = position[2]
+        children = [game.play(position, m) for m in game.moves(position)]
+        replies = [len(game.moves(child)) for child in children]
+        own_moves = [len(game.moves((w, b, side))) for w, b, _ in children]
+        for method, rules in hinted.items():
+            state = rules.encode(position)
+            moves = np.zeros(rules.max_moves, dtype=np.int64)
+            count = rules.generate(state, rules.tables, moves)
+            assert [rules.move_of(position, int(c)) for c in moves[:count]] == game.moves(position)
+            keys = np.zeros(rules.max_moves, dtype=np.int64)
+            winner = rules.order(state, rules.tables, moves, 0, count, keys)
+            # the first move that leaves no reply wins at once; no hint after it
+            expected_winner = replies.index(0) if 0 in replies else -1
+            assert winner == expected_winner, game.render(position)
+            hinted_moves = count if winner < 0 else winner
+            low = [int(k) & HINT_REPLIES for k in keys[:hinted_moves]]
+            high = [int(k) >> HINT_PROOF_SHIFT for k in keys[:hinted_moves]]
+            assert low == replies[:hinted_moves], game.render(position)
+            if method == "dfpn":
+                proofs = [1 + PROOF_PER_OWN_MOVE * n for n in own_moves[:hinted_moves]]
+                assert high == proofs, game.render(position)
+            else:
+                assert high == [0] * hinted_moves
+            checked += hinted_moves
+    assert checked > 1000
 
 
 @pytest.mark.slow

@@ -57,9 +57,11 @@ functions after it). What the plug-in gives the engine:
 ``method="dfpn"`` replaces alpha-beta by the engine's depth-first proof-number search
 (:mod:`solvers.engine_dfpn`, win/loss only, adjacent rule only) with the shared machinery of
 :mod:`solvers.proof_numbers` (table with least-work replacement, enhanced
-transposition cutoff, children initialised to (1, replies), the 1 + epsilon trick; that
-module's docstring says why graph-history interaction cannot arise here). Its nodes and time
-against alpha-beta on the same positions: ``benchmarks/DFPN.md``.
+transposition cutoff, the 1 + epsilon trick; that module's docstring says why
+graph-history interaction cannot arise here). A new child starts at (a proof number from the
+moves the mover keeps, the replies it leaves), both counted by :func:`engine_order` without
+playing the move. Its nodes and time against alpha-beta on the same positions:
+``benchmarks/DFPN.md``.
 """
 
 from __future__ import annotations
@@ -75,6 +77,7 @@ from cgt.boards.hexhex import HexBoard
 from cgt.errors import ParameterError, PositionError, unpack_position
 from cgt.protocol import Game
 from solvers.engine import METHODS, EngineKernel
+from solvers.engine_dfpn import HINT_PROOF_SHIFT
 from solvers.kernel_base import compile_once, search_solver
 from solvers.kernel_table import (
     _U0,
@@ -103,6 +106,9 @@ DEFAULT_MAX_PLY = 4096
 DEFAULT_SYMMETRY_PIECES = {4: 12}
 #: Every piece count (more than any board has cells).
 ALL_PIECES = 64
+#: df-pn's first proof number of a child: 1 + this many per move the mover would keep
+#: (:func:`engine_order`; the factor is measured in benchmarks/TUNING.md)
+PROOF_PER_OWN_MOVE = 2
 
 
 def default_symmetry_pieces(size: int) -> int:
@@ -119,6 +125,8 @@ C_SYMMETRY_PIECES = 4
 C_MAX_PLY = 6
 C_RAY_STEPS = 8
 C_MOBILITY = 9
+#: 1: ``engine_order``'s hints carry a first proof number for df-pn (:func:`engine_order`)
+C_FIRST_PROOF = 10
 CONFIG_LENGTH = 32
 
 # indices into the geometry array ``geo`` (uint64)
@@ -552,8 +560,16 @@ def engine_order(
     opponent's replies in the child are the cells it may place on now minus the neighbours
     that tip to me (and the placed cell), plus my pieces it may remove now minus the
     neighbours that tip away from it: two popcounts per move. Under sight a move changes
-    whole rays: the child's replies are counted."""
+    whole rays: the child's replies are counted.
+
+    For df-pn (``C_FIRST_PROOF``, adjacent rule only) a hint also carries the child's first
+    proof number above bit ``HINT_PROOF_SHIFT`` (solvers.engine_dfpn): 1 +
+    :data:`PROOF_PER_OWN_MOVE` x the moves I would have after the move if I moved again
+    (:func:`_own_moves_after`). The opponent wins the child by leaving me no move, so the
+    fewer I keep, the nearer its proof; against the unit proof number this is what the
+    child's own expansion would show one ply early."""
     board, cfg = tables
+    first_proof = cfg[C_FIRST_PROOF] != 0
     if cfg[C_MOBILITY] == 0:
         for k in range(start, count):
             keys[no_wrap(k)] = 0
@@ -590,8 +606,37 @@ def engine_order(
             )
         if replies == 0:
             return k
-        keys[no_wrap(k)] = replies
+        if first_proof:
+            empty = board[G_VALID] & ~occupied
+            own_moves = _own_moves_after(m, empty, opp, mine, theirs, tip_theirs, board)
+            keys[no_wrap(k)] = replies | ((1 + PROOF_PER_OWN_MOVE * own_moves) << HINT_PROOF_SHIFT)
+        else:
+            keys[no_wrap(k)] = replies
     return -1
+
+
+@njit(cache=True, inline="always")
+def _own_moves_after(
+    move: I64, empty: U64, opp: U64, mine: U64, theirs: U64, tip_theirs: U64, board: np.ndarray
+) -> I64:
+    """The moves the mover would have after its ``move`` (adjacent rule) if it moved again.
+    Around the move's cell the mover's votes gain one on the opponent's (a placement adds its
+    piece's vote, a removal takes the opponent's away), so a cell there becomes the mover's
+    where its votes were at least the opponent's (not ``theirs``) and stops being the
+    opponent's where those were one more (``tip_theirs``); the cell itself is taken by a
+    placement, emptied by a removal."""
+    removal = move >= KERNEL_REMOVAL
+    cell = move - KERNEL_REMOVAL if removal else move
+    bit = _U1 << np.uint64(cell)
+    around = board[no_wrap(T_NBR + cell)]
+    mine_after = mine | (around & ~theirs)
+    theirs_after = theirs & ~(around & tip_theirs)
+    if removal:
+        empty |= bit
+        opp &= ~bit
+    else:
+        empty &= ~bit
+    return popcount(empty & ~theirs_after) + popcount(opp & mine_after)
 
 
 @njit(cache=True, inline="always")
@@ -611,7 +656,8 @@ class ControlBoard:
 
     Apart from the kernel so that the plug-in's conversions (``encode``, ``decode``, ...),
     which outlive a kernel in ``engine_rules``, hold no reference to it: a kernel dropped
-    frees its table at once, not at the next run of the cycle collector."""
+    frees its table at once, not at the next run of the cycle collector. ``first_proof``:
+    the ``order`` hints carry df-pn's first proof numbers too (a df-pn kernel's plug-in)."""
 
     def __init__(
         self,
@@ -619,6 +665,7 @@ class ControlBoard:
         symmetry_pieces: int | None,
         mobility_ordering: bool,
         max_ply: int,
+        first_proof: bool = False,
     ) -> None:
         if game.name != "control":
             raise ParameterError(f"the compiled Control kernel cannot solve {game.name!r}")
@@ -661,6 +708,7 @@ class ControlBoard:
         config[C_MAX_PLY] = max_ply
         config[C_RAY_STEPS] = 2 * m
         config[C_MOBILITY] = 1 if mobility_ordering else 0
+        config[C_FIRST_PROOF] = 1 if first_proof else 0
         self.config = config
 
     def engine_rules(self, game: Game[Any, Any]) -> PlayoutRules:
@@ -783,7 +831,9 @@ class ControlKernel(ControlBoard, EngineKernel):
         history: str = "work",
     ) -> None:
         # the board apart, its data shared: the plug-in's conversions bind to it, not here
-        board = ControlBoard(game, symmetry_pieces, mobility_ordering, max_ply)
+        board = ControlBoard(
+            game, symmetry_pieces, mobility_ordering, max_ply, first_proof=method == "dfpn"
+        )
         vars(self).update(vars(board))
         EngineKernel.__init__(
             self,
