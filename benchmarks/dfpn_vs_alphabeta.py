@@ -202,8 +202,15 @@ def measure(game: Any, position: Any, method: str, max_seconds: float) -> dict[s
     The search runs in slices of :data:`SLICE_NODES` nodes, the time cap checked between
     them, rather than in the kernels' budgeted slices, which they size by the measured speed:
     a search stopped and resumed at other nodes takes another path, so its node count would
-    depend on the machine's load."""
+    depend on the machine's load. The table's pages are touched before the clock starts
+    (``table_seconds``): their first touch costs the system zeroing them, on huge pages up
+    to 2 MiB at a time, whatever the search."""
     kernel = kernel_for(game, method)
+    touched = time.process_time()
+    table = getattr(kernel, "tt", None)
+    if table is not None:
+        table.fill(0)
+    table_seconds = round(time.process_time() - touched, 3)
     window = inspect.signature(kernel.score).parameters  # the full window of that tree
     alpha, beta = window["alpha"].default, window["beta"].default
     load_before = os.getloadavg()[0]
@@ -218,6 +225,7 @@ def measure(game: Any, position: Any, method: str, max_seconds: float) -> dict[s
     record = {
         "outcome": outcome,
         "slice_nodes": SLICE_NODES,
+        "table_seconds": table_seconds,
         "nodes": int(kernel.stat(_nodes_index())),
         "cpu_seconds": round(time.process_time() - cpu, 3),
         "wall_seconds": round(time.perf_counter() - wall, 3),
@@ -415,9 +423,12 @@ def engine_section(data: dict[str, Any]) -> list[str]:
         "(`--repeats`: the two trees alternate, every run's seconds are in the JSON); a run "
         "stopped by the time cap (wall clock, on a shared machine) is *open*. A run whose "
         "JSON record has `slice_nodes` searched in slices of that many nodes, the cap looked "
-        "at between them, so its nodes do not depend on the machine's load; older runs "
-        "searched in the kernels' own slices, sized by the measured speed, which made the "
-        "nodes of a case vary by a few per cent from run to run.",
+        "at between them, so its nodes do not depend on the machine's load, and had its "
+        "table's pages touched before the clock (`table_seconds`: a first touch makes the "
+        "system zero a page, a huge page 2 MiB at a time however few entries a search uses; "
+        "the current tree's tables sit on huge pages). Older runs searched in the kernels' "
+        "own slices, sized by the measured speed, which made the nodes of a case vary by a "
+        "few per cent from run to run.",
         "",
         "| case | value | baseline df-pn | current df-pn | current plug-in | baseline / current |",
         "|---|---|---|---|---|---|",
