@@ -57,6 +57,8 @@ TT_ENTRIES = 1 << 22
 DEFAULT_MAX_SECONDS = 150.0
 #: Nodes of a search between two looks at the time cap (:func:`measure`).
 SLICE_NODES = 1 << 22
+#: Nodes of the search that compiles a kernel's df-pn before the clock (:func:`_warm_up`).
+WARM_UP_NODES = 1 << 16
 #: The last commit whose kernels all ran their own hand-built df-pn.
 BASELINE_COMMIT = "3a2a2e2"
 
@@ -259,13 +261,18 @@ def measure_tree(case_name: str, max_seconds: float) -> None:
 
 
 def _warm_up(game: Any, position: Any) -> None:
-    """Compile (or load) every path of the df-pn before the clock: solve a position a few
-    random moves from the end of a game through ``position``, with a small table."""
+    """Compile (or load) every path of the df-pn before the clock: search a position a few
+    random moves from the end of a game through ``position``, with a small table, for at
+    most :data:`WARM_UP_NODES` nodes (the game may end fewer than a few moves after a hard
+    ``position``, and that search would not end)."""
     rng = random.Random(0)
     line = [position]
     while game.moves(line[-1]):
         line.append(game.play(line[-1], rng.choice(game.moves(line[-1]))))
-    kernel_for(game, "dfpn", tt_entries=1 << 10).value(line[max(0, len(line) - 6)])
+    kernel = kernel_for(game, "dfpn", tt_entries=1 << 10)
+    window = inspect.signature(kernel.score).parameters
+    start = line[max(0, len(line) - 6)]
+    kernel.bounded_score(start, window["alpha"].default, window["beta"].default, WARM_UP_NODES)
 
 
 def commit() -> str:
