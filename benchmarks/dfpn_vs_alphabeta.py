@@ -11,7 +11,10 @@ and ``method="dfpn"``) compute the value of the position for the player to move,
 a fresh kernel with a table of the same capacity. Each run records the nodes, the process
 CPU time (the machine is shared: CPU time is what the search itself cost), the wall time and
 the load average before and after; a run stopped by ``--max-seconds`` is recorded as open,
-with the nodes it had searched. A case whose two values differ is an error (exit 1).
+with the nodes it had searched. A search runs in slices of a fixed number of nodes (the cap
+looked at between them), so its node count does not depend on the machine's load;
+``--repeats N`` runs each search N times, the searches alternating, and keeps the run of
+median CPU time. A case whose two values differ is an error (exit 1).
 
 ``--engine`` measures instead, on the same cases, the df-pn of each kernel class at a
 baseline commit (``--baseline``, default :data:`BASELINE_COMMIT`: the kernels' own hand-built
@@ -30,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import inspect
 import json
 import os
 import platform
@@ -51,6 +55,10 @@ METHODS = ("alphabeta", "dfpn")
 #: Table slots of every run (2^22 slots: 128 MiB), the kernels' default.
 TT_ENTRIES = 1 << 22
 DEFAULT_MAX_SECONDS = 150.0
+#: Nodes of a search between two looks at the time cap (:func:`measure`).
+SLICE_NODES = 1 << 22
+#: Nodes of the search that compiles a kernel's df-pn before the clock (:func:`_warm_up`).
+WARM_UP_NODES = 1 << 16
 #: The last commit whose kernels all ran their own hand-built df-pn.
 BASELINE_COMMIT = "3a2a2e2"
 
@@ -191,20 +199,35 @@ def _nodes_index() -> int:
 
 def measure(game: Any, position: Any, method: str, max_seconds: float) -> dict[str, Any]:
     """One search of ``position``'s value by the game's kernel class: nodes, CPU and wall
-    seconds, load average, and the engine plug-in it ran on, if any."""
-    from solvers.budget import SearchBudgetExceeded
+    seconds, load average, and the engine plug-in it ran on, if any.
 
+    The search runs in slices of :data:`SLICE_NODES` nodes, the time cap checked between
+    them, rather than in the kernels' budgeted slices, which they size by the measured speed:
+    a search stopped and resumed at other nodes takes another path, so its node count would
+    depend on the machine's load. The table's pages are touched before the clock starts
+    (``table_seconds``): their first touch costs the system zeroing them, on huge pages up
+    to 2 MiB at a time, whatever the search."""
     kernel = kernel_for(game, method)
+    touched = time.process_time()
+    table = getattr(kernel, "tt", None)
+    if table is not None:
+        table.fill(0)
+    table_seconds = round(time.process_time() - touched, 3)
+    window = inspect.signature(kernel.score).parameters  # the full window of that tree
+    alpha, beta = window["alpha"].default, window["beta"].default
     load_before = os.getloadavg()[0]
-    kernel.set_budget(max_seconds)
     cpu = time.process_time()
     wall = time.perf_counter()
-    try:
-        outcome = kernel.value(position)[0].label
-    except SearchBudgetExceeded:
-        outcome = "open"
+    outcome = "open"
+    while time.perf_counter() - wall < max_seconds:
+        score = kernel.bounded_score(position, alpha, beta, SLICE_NODES)
+        if score is not None:
+            outcome = kernel.decode(score)[0].label
+            break
     record = {
         "outcome": outcome,
+        "slice_nodes": SLICE_NODES,
+        "table_seconds": table_seconds,
         "nodes": int(kernel.stat(_nodes_index())),
         "cpu_seconds": round(time.process_time() - cpu, 3),
         "wall_seconds": round(time.perf_counter() - wall, 3),
@@ -218,6 +241,16 @@ def measure(game: Any, position: Any, method: str, max_seconds: float) -> dict[s
     return record
 
 
+def median_run(records: list[dict[str, Any]]) -> dict[str, Any]:
+    """The run of median CPU time among repeated runs of one search (the lower of the two
+    middle ones for an even count), with every run's CPU seconds."""
+    ranked = sorted(records, key=lambda record: record["cpu_seconds"])
+    median = dict(ranked[(len(ranked) - 1) // 2])
+    if len(records) > 1:
+        median["cpu_seconds_runs"] = [record["cpu_seconds"] for record in records]
+    return median
+
+
 def measure_tree(case_name: str, max_seconds: float) -> None:
     """``--measure TREE``: the df-pn run of one case by the tree first on ``sys.path``,
     printed as one JSON line (for ``baseline_trees.run_tree``)."""
@@ -228,13 +261,18 @@ def measure_tree(case_name: str, max_seconds: float) -> None:
 
 
 def _warm_up(game: Any, position: Any) -> None:
-    """Compile (or load) every path of the df-pn before the clock: solve a position a few
-    random moves from the end of a game through ``position``, with a small table."""
+    """Compile (or load) every path of the df-pn before the clock: search a position a few
+    random moves from the end of a game through ``position``, with a small table, for at
+    most :data:`WARM_UP_NODES` nodes (the game may end fewer than a few moves after a hard
+    ``position``, and that search would not end)."""
     rng = random.Random(0)
     line = [position]
     while game.moves(line[-1]):
         line.append(game.play(line[-1], rng.choice(game.moves(line[-1]))))
-    kernel_for(game, "dfpn", tt_entries=1 << 10).value(line[max(0, len(line) - 6)])
+    kernel = kernel_for(game, "dfpn", tt_entries=1 << 10)
+    window = inspect.signature(kernel.score).parameters
+    start = line[max(0, len(line) - 6)]
+    kernel.bounded_score(start, window["alpha"].default, window["beta"].default, WARM_UP_NODES)
 
 
 def commit() -> str:
@@ -385,10 +423,17 @@ def engine_section(data: dict[str, Any]) -> list[str]:
         "hint: at the `order` hint, the replies as the disproof number and, where the plug-in "
         "gives one, a proof number: Control's, 1 + 2 x the moves the mover keeps) and "
         "whether the plug-in asks for weak proof numbers. Both count calls as nodes. Process "
-        "CPU seconds from one run each, which a search under a time cap spends in slices of "
-        "about half a second, each resuming from the table (so df-pn's nodes vary from run to "
-        "run with the machine's speed); a run stopped by the time cap (wall clock, on a "
-        "shared machine) is *open*.",
+        "CPU seconds of one run, or the median of the runs where the command repeats them "
+        "(`--repeats`: the two trees alternate, every run's seconds are in the JSON); a run "
+        "stopped by the time cap (wall clock, on a shared machine) is *open*. A run whose "
+        "JSON record has `slice_nodes` searched in slices of that many nodes, the cap looked "
+        "at between them, so its nodes do not depend on the machine's load, and had its "
+        "table's pages touched before the clock (`table_seconds`: a first touch makes the "
+        "system zero a page, a huge page 2 MiB at a time however few entries a search uses; "
+        "the current tree's tables sit on huge pages). Older runs searched in the kernels' "
+        "own slices of about half a second, sized by the measured speed and each resuming "
+        "from the table, which made the nodes of a case vary from run to run: by a few per "
+        "cent on most cases, by several times on the hardest (Control size 4 +13).",
         "",
         "| case | value | baseline df-pn | current df-pn | current plug-in | baseline / current |",
         "|---|---|---|---|---|---|",
@@ -455,6 +500,9 @@ def main(argv: list[str] | None = None) -> int:
         help="the kernels' df-pn at --baseline against the current tree's (the engine's)",
     )
     parser.add_argument("--baseline", default=BASELINE_COMMIT, help="git revision (--engine)")
+    parser.add_argument(
+        "--repeats", type=int, default=1, help="runs of each search, alternating (the median)"
+    )
     parser.add_argument("--measure", help=argparse.SUPPRESS)  # internal: one tree, one case
     args = parser.parse_args(argv)
     if args.measure:
@@ -486,14 +534,18 @@ def main(argv: list[str] | None = None) -> int:
             if args.only and not any(part in case.name for part in args.only):
                 continue
             game, position = position_of(case)
-            runs = {}
-            for method in ENGINE_RUNS if args.engine else METHODS:
-                if trees is None:
-                    runs[method] = measure(game, position, method, args.max_seconds)
-                else:
-                    tree = trees[1] if method == "kernel" else ROOT
-                    runs[method] = _measure_in(tree, case.name, args.max_seconds)
-                print(f"{case.name} {method}: {runs[method]}", file=sys.stderr, flush=True)
+            methods = ENGINE_RUNS if args.engine else METHODS
+            measured: dict[str, list[dict[str, Any]]] = {method: [] for method in methods}
+            for _ in range(args.repeats):  # the searches alternate
+                for method in methods:
+                    if trees is None:
+                        record = measure(game, position, method, args.max_seconds)
+                    else:
+                        tree = trees[1] if method == "kernel" else ROOT
+                        record = _measure_in(tree, case.name, args.max_seconds)
+                    measured[method].append(record)
+                    print(f"{case.name} {method}: {record}", file=sys.stderr, flush=True)
+            runs = {method: median_run(records) for method, records in measured.items()}
             outcomes = {r["outcome"] for r in runs.values()} - {"open"}
             if len(outcomes) > 1:
                 print(f"{case.name}: the two searches disagree", file=sys.stderr)

@@ -32,7 +32,10 @@ saturation, weak proof numbers) over the plug-in's hooks instead of one game's r
   number (none: 1); or (1, 1). ``order`` may also name a move that wins at once: the node
   is proved.
 * Enhanced transposition cut-off: every child's entry is read (or its first numbers made)
-  before any descent; a child lost for the node's mover proves the node at once.
+  before any descent; a child lost for the node's mover proves the node at once. The
+  children's keys come first, each bucket prefetched, and the probes after them: a probe of
+  a big table misses the caches, and prefetched the misses overlap instead of stalling one
+  after the other (as the alpha-beta's look-ahead does).
 * Graph-history interaction: df-pn refuses games whose positions repeat (the Python side),
   so every number in the table is a function of the position and question alone.
 * Budget: ``ctl[S_NODES]`` counts calls (as the kernels' df-pn do: children looked up or
@@ -50,7 +53,7 @@ from numba import njit
 
 from solvers import kernel_table as stat  # the statistics words: stat.S_NODES, ...
 from solvers.engine_search import C_ALTERNATING, C_MAX_PLY, C_ORDER
-from solvers.kernel_table import I64
+from solvers.kernel_table import I64, prefetch
 from solvers.proof_numbers import (
     PN_INFINITY,
     child_thresholds,
@@ -88,9 +91,10 @@ HINT_REPLIES = (1 << HINT_PROOF_SHIFT) - 1
 #: the table tag of question 1 (plug-in tags are below 32)
 QUESTION_TAG = 32
 #: rows of ``numbers[ply]`` (solvers.proof_numbers.summarize reads the first two):
-#: what the node sums, what it takes the least of, whether the child's mover is its own
-_SUMMED, _LEAST, _SAME = range(3)
-NUMBER_ROWS = 3
+#: what the node sums, what it takes the least of, whether the child's mover is its own,
+#: and the child's key and bucket between the two passes of the ETC
+_SUMMED, _LEAST, _SAME, _KEY0, _KEY1, _TAG, _BASE = range(7)
+NUMBER_ROWS = 7
 
 
 @njit(cache=True, inline="always")
@@ -166,7 +170,7 @@ def dfpn(
     nodes_before = ctl[stat.S_NODES]
     scratch = states[ply + 1]
     row = numbers[ply]
-    for i in range(count):  # every child's numbers before any descent (ETC)
+    for i in range(count):  # every child's key, its bucket prefetched (module docstring)
         code = moves[ply, i]
         if first == FIRST_REPLIES or not alternating:
             play(state, code, tables, scratch)
@@ -175,13 +179,25 @@ def dfpn(
         else:
             ck0, ck1, ctag, _ = child_key(state, code, tables, scratch)
             same = False
+        ctag = _tag(ctag, question if same else (1 - question) * ctl[C_DRAWS])
+        cbase = table_base(tt, ck0, ck1, ctag)
+        prefetch(tt, cbase)  # type: ignore[call-arg]
+        row[_SAME, i] = 1 if same else 0
+        row[_KEY0, i] = np.int64(ck0)
+        row[_KEY1, i] = np.int64(ck1)
+        row[_TAG, i] = ctag
+        row[_BASE, i] = cbase
+    for i in range(count):  # every child's numbers before any descent (ETC)
+        same = row[_SAME, i] != 0
         child_question = question if same else (1 - question) * ctl[C_DRAWS]
-        ctag = _tag(ctag, child_question)
+        ctag = row[_TAG, i]
+        ck0, ck1 = np.uint64(row[_KEY0, i]), np.uint64(row[_KEY1, i])
         ctl[stat.S_PROBES] += 1
-        cpn, cdn, cfound = probe(tt, table_base(tt, ck0, ck1, ctag), ck0, ck1, ctag)
+        cpn, cdn, cfound = probe(tt, row[_BASE, i], ck0, ck1, ctag)
         if cfound:
             ctl[stat.S_HITS] += 1
         elif first == FIRST_REPLIES:
+            play(state, moves[ply, i], tables, scratch)
             replies = generate(scratch, tables, moves[ply + 1])
             if replies == 0:
                 cpn, cdn = _ended(final(scratch, tables), child_question, ctl)
@@ -201,7 +217,6 @@ def dfpn(
             return 0, PN_INFINITY
         row[_SUMMED, i] = cpn
         row[_LEAST, i] = cdn
-        row[_SAME, i] = 1 if same else 0
     weak = ctl[C_WEAK] != 0
     while True:
         pn, dn, best, second = summarize(numbers, ply, count, weak)
