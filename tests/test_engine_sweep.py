@@ -114,6 +114,23 @@ def test_the_checks_refute_broken_rankings() -> None:
     assert value_mismatches(game, unswapped)
 
 
+@njit(cache=True)
+def children_key_without_the_side_to_move(state: np.ndarray, tables: Any) -> np.int64:
+    """Interleave's children key with the side to move dropped: the two sides' placements
+    of one placement share a key."""
+    return np.int64(state[4]) if state[3] < 2 else np.int64(-1)
+
+
+def test_the_checks_refute_a_broken_children_key() -> None:
+    name, params = RANKED_CASES[3]  # Interleave, turns=pass
+    game, space = space_of(name, params)
+    assert space.children_key is not None
+    assert value_mismatches(game, space) == []
+    broken = replace(space, children_key=children_key_without_the_side_to_move)
+    assert any("two movers" in line for line in ranking_disagreements(broken, samples=50))
+    assert value_mismatches(game, broken)
+
+
 def test_a_path_deeper_than_the_stack_is_refused_and_a_stopped_solve_resumes() -> None:
     from cgt.errors import ParameterError
     from solvers.budget import SearchBudgetExceeded

@@ -137,24 +137,20 @@ def open_cells(red: U64, black: U64, full: U64, ray_mask: np.ndarray) -> tuple[U
     while empty != _U0:
         cell = _low(empty)
         empty &= empty - _U1
-        red_seers = 0
-        black_seers = 0
-        # branch-free: the stone colours are data the branch predictor cannot guess
+        # the six rays are disjoint: their first stones are six cells at most, counted by
+        # colour at the end; branch-free (the colours are data the predictor cannot guess)
+        seers = _U0
         for d in (0, 4, 5):  # E, SW, SE: away to higher cell numbers, nearest lowest
             hits = occupied & ray_mask[cell, d]
-            seer = hits & (~hits + _U1)
-            red_seers += (red & seer) != _U0
-            black_seers += (black & seer) != _U0
+            seers |= hits & (~hits + _U1)
         for d in (1, 2, 3):  # NE, NW, W: the nearest is the highest cell number
             hits = occupied & ray_mask[cell, d]
             top = np.uint64(63 - leading_zeros(hits | _U1))  # type: ignore[call-arg]
-            seer = (_U1 << top) & hits
-            red_seers += (red & seer) != _U0
-            black_seers += (black & seer) != _U0
-        if black_seers > red_seers:
-            red_open |= _bit(cell)
-        elif red_seers > black_seers:
-            black_open |= _bit(cell)
+            seers |= (_U1 << top) & hits
+        red_seers = popcount(red & seers)
+        black_seers = popcount(black & seers)
+        red_open |= np.uint64(black_seers > red_seers) << np.uint64(cell)
+        black_open |= np.uint64(red_seers > black_seers) << np.uint64(cell)
     return red_open, black_open
 
 
@@ -325,6 +321,16 @@ def ranked_child_rank(state: np.ndarray, code: I64, tables: Any, scratch: np.nda
     if tables[0][C_LOSER] != 0:
         return child
     return 2 * child + 1 - mover
+
+
+@njit(cache=True, inline="always")
+def ranked_children_key(state: np.ndarray, tables: Any) -> I64:
+    """Under turns=pass a side's placements are the stored children both before and just
+    after a pass (the pass, transient, comes first): ``2 * rank + side to move``; -1
+    otherwise."""
+    if tables[0][C_LOSER] != 0 or state[W_PASSES] >= np.uint64(2):
+        return np.int64(-1)
+    return 2 * np.int64(state[W_RANK]) + np.int64(state[W_MOVER])
 
 
 @njit(cache=True, inline="always")
@@ -599,6 +605,7 @@ class InterleaveSpace:
             record_value=loser_record_value if self.loser else ranked_record_value,
             record_mover=loser_record_mover if self.loser else None,
             child_rank=ranked_child_rank,
+            children_key=ranked_children_key,
             record_dtype=np.uint8,
             rising=True,
         )
