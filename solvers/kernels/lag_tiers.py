@@ -80,6 +80,7 @@ from solvers.kernel_table import _U0, _U1, I64, U64
 from solvers.kernels.lag import (
     CFG_GOAL,
     LagTables,
+    _lag_child,
     count_objects,
     end_score,
     generate_moves,
@@ -196,6 +197,15 @@ def ranked_rank(state: np.ndarray, tables: Any) -> I64:
     kept swapped); OUTSIDE when its tier is not kept."""
     binom, offsets, flip_cell = tables[5], tables[6], tables[7]
     index, _ = locate(state[0], state[1], np.int64(state[2]), binom, offsets, flip_cell)
+    return index if index >= 0 else np.int64(OUTSIDE)
+
+
+@njit(cache=True, inline="always")
+def ranked_child_rank(state: np.ndarray, code: I64, tables: Any, scratch: np.ndarray) -> I64:
+    """The child's rank from the boards after the move (no state written)."""
+    side = np.int64(state[2])
+    white, black = _lag_child(state[0], state[1], side, code)
+    index, _ = locate(white, black, 1 - side, tables[5], tables[6], tables[7])
     return index if index >= 0 else np.int64(OUTSIDE)
 
 
@@ -347,7 +357,9 @@ class LagTiers:
             nrt=False,
         )
         #: the tiers as a ranked space of the engine's retrograde, and the engine on it
-        self.space = RankedSpace(plug, total, ranked_rank, ranked_unrank)
+        self.space = RankedSpace(
+            plug, total, ranked_rank, ranked_unrank, child_rank=ranked_child_rank
+        )
         self.engine = SweepEngine(self.space, self.table, max_ply=max_ply)
 
     @property
