@@ -46,7 +46,7 @@ import numpy as np
 from numba import njit
 
 from solvers.engine_sweep_defaults import OUTSIDE, TRANSIENT
-from solvers.kernel_table import I64
+from solvers.kernel_table import I64, no_wrap
 
 # isort: split
 # <plug-in>
@@ -55,7 +55,7 @@ from solvers.engine_defaults import unplugged_final as final
 from solvers.engine_defaults import unplugged_generate as generate
 from solvers.engine_defaults import unplugged_mover as mover
 from solvers.engine_defaults import unplugged_play as play
-from solvers.engine_sweep_defaults import record_mover, record_of, record_value
+from solvers.engine_sweep_defaults import children_key, record_mover, record_of, record_value
 from solvers.engine_sweep_defaults import unplugged_rank as rank
 from solvers.engine_sweep_defaults import unplugged_unrank as unrank
 
@@ -66,7 +66,14 @@ NRT = True
 #: the module of the optional ones' defaults (``child_rank`` has none: see below)
 PLUG_IN_HOOKS = (
     ("generate", "final", "play", "mover", "rank", "unrank"),
-    ("final_remoteness", "record_of", "record_value", "record_mover", "child_rank"),
+    (
+        "final_remoteness",
+        "record_of",
+        "record_value",
+        "record_mover",
+        "children_key",
+        "child_rank",
+    ),
     "solvers.engine_sweep_defaults",
 )
 
@@ -117,6 +124,9 @@ CTL_LENGTH = 16
 # slowest lost one, whether a child is drawn, its mover
 F_INDEX, F_COUNT, F_NEXT, F_WIN, F_LOSS, F_DRAW, F_MOVER = range(7)
 FRAME_COLUMNS = 8
+#: Rows of the stack's ``shared`` array: folds of stored children kept by ``children_key``
+#: (key, fastest win, slowest loss, drawn), the row the key's low bits name
+SHARED_SLOTS = 4
 
 
 @njit(cache=True, inline="always")
@@ -173,62 +183,117 @@ def _not_in_place(count, ply, records, tables, stack, alternating, deeper):  # t
 
 
 @njit(cache=True, inline="always")
+def _stored_fold(
+    state: np.ndarray,
+    row: np.ndarray,
+    first: I64,
+    count: I64,
+    own: I64,
+    alternating: bool,
+    records: np.ndarray,
+    tables: object,
+    child: np.ndarray,
+) -> tuple[I64, I64, I64, bool]:
+    """(fastest won, slowest lost, any drawn, all solved) of the children after
+    ``row[first:count]``, every one stored; False when one is not stored or not solved.
+    Called with ``alternating`` a constant, the loop writes no memory where the turn always
+    changes hands, so the compiler keeps what it reads of the plug-in's tables in
+    registers."""
+    fastest_win = NO_WIN
+    slowest_loss = -1
+    drawn = np.int64(0)
+    for following in range(first, count):
+        code = row[no_wrap(following)]
+        index = child_rank(state, code, tables, child)
+        if index < 0:
+            return fastest_win, slowest_loss, drawn, False
+        record = np.int64(records[no_wrap(index)])
+        if record < SOLVED:
+            return fastest_win, slowest_loss, drawn, False
+        result, remoteness = _solved(record, own, alternating, state, code, tables, child)
+        # branch-free: won and lost children come as data the predictor cannot guess
+        fastest_win = min(fastest_win, remoteness if result > 0 else NO_WIN)
+        slowest_loss = max(slowest_loss, remoteness if result < 0 else -1)
+        drawn |= result == 0
+    return fastest_win, slowest_loss, drawn, True
+
+
+@njit(cache=True, inline="always")
 def _in_place(
     count: I64,
     ply: I64,
     records: np.ndarray,
     tables: object,
-    stack: tuple[np.ndarray, np.ndarray, np.ndarray],
+    stack: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
     alternating: bool,
     deeper: Callable[..., tuple[I64, I64, I64]],
 ) -> tuple[I64, I64, I64]:
-    """The value of the position at ``ply`` (its ``count`` moves generated) when every child
-    is solved or finished, or transient and evaluated by ``deeper`` (this function again
-    for one more level, or :func:`_not_in_place`): ``(result, remoteness, nodes entered)``,
-    or 0 nodes when one is not (the caller enters it as a node). Spares the frames."""
-    states, moves, _ = stack
+    """The value of the position at ``ply`` (its ``count`` moves generated) when its
+    transient children come first and are evaluated by ``deeper`` (this function again for
+    one more level, or :func:`_not_in_place`), or are finished, and every other child is
+    solved: ``(result, remoteness, nodes entered)``, or 0 nodes when it is not so (the
+    caller enters it as a node). Spares the frames.
+
+    The fold of the stored children is kept in ``shared`` under the position's
+    ``children_key``: a later position with that key (the same mover, the same stored
+    children after its transient ones) evaluates only its transient children."""
+    states, moves, _, shared = stack
     if ply + 1 >= states.shape[0]:
         return np.int64(0), np.int64(0), np.int64(0)
     state = states[ply]
     child = states[ply + 1]
+    row = moves[ply]
     own = mover(state, tables)
+    key = children_key(state, tables)
+    slot = shared[no_wrap(key & (SHARED_SLOTS - 1))]
     fastest_win = NO_WIN
     slowest_loss = -1
     drawn = np.int64(0)
     entered = np.int64(1)
-    for following in range(count):
-        code = moves[ply, following]
-        index = child_rank(state, code, tables, child)
-        if index == TRANSIENT:
-            play(state, code, tables, child)
-            grand = generate(child, tables, moves[ply + 1])
-            if grand != 0:
-                result, remoteness, inner = deeper(
-                    grand, ply + 1, records, tables, stack, alternating, _not_in_place
-                )
-                if inner == 0:
-                    return np.int64(0), np.int64(0), np.int64(0)
-                entered += inner
-            else:
-                entered += 1
-                result, remoteness = _finished(child, tables)
-            if alternating or mover(child, tables) != own:
-                result = -result
-        elif index < 0:
-            return np.int64(0), np.int64(0), np.int64(0)
-        else:
-            record = np.int64(records[index])
-            if record < SOLVED:
+    following = np.int64(0)
+    while following < count:
+        code = row[no_wrap(following)]
+        if child_rank(state, code, tables, child) != TRANSIENT:
+            break
+        following += 1
+        play(state, code, tables, child)
+        grand = generate(child, tables, moves[ply + 1])
+        if grand != 0:
+            result, remoteness, inner = deeper(
+                grand, ply + 1, records, tables, stack, alternating, _not_in_place
+            )
+            if inner == 0:
                 return np.int64(0), np.int64(0), np.int64(0)
-            result, remoteness = _solved(record, own, alternating, state, code, tables, child)
+            entered += inner
+        else:
+            entered += 1
+            result, remoteness = _finished(child, tables)
+        if alternating or mover(child, tables) != own:
+            result = -result
         fastest_win = min(fastest_win, remoteness if result > 0 else NO_WIN)
         slowest_loss = max(slowest_loss, remoteness if result < 0 else -1)
         drawn |= result == 0
+    if key >= 0 and slot[0] == key:
+        stored_win, stored_loss, stored_draw = slot[1], slot[2], slot[3]
+    else:
+        if alternating:
+            stored_win, stored_loss, stored_draw, solved = _stored_fold(
+                state, row, following, count, own, True, records, tables, child
+            )
+        else:
+            stored_win, stored_loss, stored_draw, solved = _stored_fold(
+                state, row, following, count, own, False, records, tables, child
+            )
+        if not solved:
+            return np.int64(0), np.int64(0), np.int64(0)
+        if key >= 0:
+            slot[0], slot[1], slot[2], slot[3] = key, stored_win, stored_loss, stored_draw
+    fastest_win = min(fastest_win, stored_win)
     if fastest_win < NO_WIN:
         return np.int64(1), fastest_win + 1, entered
-    if drawn != 0:
+    if (drawn | stored_draw) != 0:
         return np.int64(0), np.int64(0), entered
-    return np.int64(-1), slowest_loss + 1, entered
+    return np.int64(-1), max(slowest_loss, stored_loss) + 1, entered
 
 
 # Numba's reference counting as the plug-in asks (``NRT`` above; solvers.engine_search).
@@ -239,16 +304,17 @@ def solve(
     step: I64,
     records: np.ndarray,
     tables: object,
-    stack: tuple[np.ndarray, np.ndarray, np.ndarray],
+    stack: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
     ctl: np.ndarray,
 ) -> I64:
     """Solve every unsolved rank from ``first`` by ``step`` (1 or -1) up to ``last``
     (excluded; a fresh range starts with ``ctl[C_CURSOR] = first`` and ``ctl[C_DEPTH] =
     0``), or with ``ctl[C_ROOT] = 1`` the root in ``states[0]`` (its value, stored or not, in
     ``ctl[S_RESULT]`` and ``ctl[S_REMOTENESS]``). Returns 1 when the range is done, 0 when stopped (``S_ABORTED``, ``S_OUTSIDE``,
-    ``S_OVERFLOW``). ``stack`` is ``(states, moves, frames)``: rows of the state's words, of
-    ``max_moves`` and of :data:`FRAME_COLUMNS`, ``max_ply + 1`` rows each."""
-    states, moves, frames = stack
+    ``S_OVERFLOW``). ``stack`` is ``(states, moves, frames, shared)``: rows of the state's
+    words, of ``max_moves`` and of :data:`FRAME_COLUMNS`, ``max_ply + 1`` rows each, and
+    :data:`SHARED_SLOTS` rows of four (keys -1 at first: see :func:`_in_place`)."""
+    states, moves, frames, _ = stack
     max_ply = states.shape[0] - 1
     only_marked = ctl[C_ONLY_MARKED] != 0
     alternating = ctl[C_ALTERNATING] != 0
@@ -431,7 +497,7 @@ def mark(
     last: I64,
     records: np.ndarray,
     tables: object,
-    stack: tuple[np.ndarray, np.ndarray, np.ndarray],
+    stack: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
     ctl: np.ndarray,
 ) -> I64:
     """Forward pass over ranks ``first .. last - 1`` in increasing order, for a game whose
@@ -439,7 +505,7 @@ def mark(
     the transient positions between them). Returns the number of marked ranks met; 0 with
     ``S_OUTSIDE`` or ``S_OVERFLOW`` set when a child is outside the space or the
     transients nest deeper than the stack (:func:`solve`'s)."""
-    states, moves, frames = stack
+    states, moves, frames, _ = stack
     max_ply = states.shape[0] - 1
     met = 0
     for index in range(first, last):

@@ -42,6 +42,12 @@ def record_mover(record: I64) -> I64:
     return np.int64(-1)
 
 
+@njit(cache=True, inline="always")
+def children_key(state: np.ndarray, tables: object) -> I64:
+    """No position shares its stored children's fold with another (-1)."""
+    return np.int64(-1)
+
+
 # ------------------------------------------------------------------ the template's stubs
 @njit(cache=True, inline="always")
 def unplugged_rank(state: np.ndarray, tables: object) -> I64:

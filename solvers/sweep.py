@@ -42,6 +42,7 @@ from solvers.engine_sweep import (
     S_OVERFLOW,
     S_REMOTENESS,
     S_RESULT,
+    SHARED_SLOTS,
     SOLVED,
 )
 from solvers.engine_sweep_defaults import (
@@ -104,6 +105,12 @@ class RankedSpace:
     #: ``child_rank(state, code, tables, scratch) -> int``: the rank of the child after
     #: ``code`` without playing it (None: played into ``scratch`` and ranked)
     child_rank: Callable[..., int] | None = None
+    #: ``children_key(state, tables) -> int``: positions with the same key (>= 0) have the
+    #: same mover and the same stored children, reached by the moves after their transient
+    #: ones (which ``generate`` lists first); the engine folds those children once for all
+    #: of them (Interleave: a placement's side to move before and just after a pass).
+    #: None: -1 for every position (nothing shared)
+    children_key: Callable[..., int] | None = None
     record_dtype: Any = np.uint16
     #: every move raises the rank (a transient state's children too): a descending range
     #: meets every child solved, the cheapest order
@@ -124,6 +131,7 @@ class RankedSpace:
             "record_value": self.record_value or record_value,
             "record_mover": self.record_mover or record_mover,
             **({"child_rank": self.child_rank} if self.child_rank is not None else {}),
+            **({"children_key": self.children_key} if self.children_key is not None else {}),
             "nrt": rules.nrt,
         }
 
@@ -168,11 +176,12 @@ class SweepEngine:
         )
         self.max_ply = max_ply
         self.states = np.zeros((max_ply + 1, rules.words), dtype=np.uint64)
-        #: the pass's stack: states, moves, frames
+        #: the pass's stack: states, moves, frames, and the stored children's folds kept
         self.stack = (
             self.states,
             np.zeros((max_ply + 1, max(rules.max_moves, 1)), dtype=np.int64),
             np.zeros((max_ply + 1, FRAME_COLUMNS), dtype=np.int64),
+            np.full((SHARED_SLOTS, 4), -1, dtype=np.int64),
         )
         self.ctl = np.zeros(CTL_LENGTH, dtype=np.int64)
         self.ctl[C_ALTERNATING] = int(rules.alternating)
@@ -327,8 +336,10 @@ def ranking_disagreements(space: RankedSpace, samples: int = 300, seed: int = 0)
     """Every way the ranking of ``space`` fails on ``samples`` random ranks: a rank that
     does not decode to itself (``rank(unrank(i)) != i``), and a child whose rank by the
     compiled ``play`` (or ``child_rank``) differs from the rank of the readable rules' child
-    (the game's own ``play`` on the decoded position, encoded again). Empty when the
-    ranking holds."""
+    (the game's own ``play`` on the decoded position, encoded again); with a
+    ``children_key``, two positions of one key (a sampled one and the transient positions
+    it leads to, across every sample) whose movers or stored children differ, or a
+    transient child listed after a stored one. Empty when the ranking holds."""
     rules = space.rules
     game = rules.game
     tables = rules.tables
@@ -336,6 +347,7 @@ def ranking_disagreements(space: RankedSpace, samples: int = 300, seed: int = 0)
     moves = np.zeros(max(rules.max_moves, 1), dtype=np.int64)
     child = np.zeros(rules.words, dtype=np.uint64)
     wrong = []
+    shared: dict[int, tuple[int, list[int]]] = {}
     for _ in range(samples):
         index = rng.randrange(space.size)
         state = space.state_of(index)
@@ -355,6 +367,43 @@ def ranking_disagreements(space: RankedSpace, samples: int = 300, seed: int = 0)
                     f"after move {int(moves[k])} of rank {index}: ranks {sorted(ranks)}, "
                     f"the readable rules' child has {expected}"
                 )
+        if space.children_key is not None:
+            wrong += _children_key_disagreements(space, state, index, shared)
+    return wrong
+
+
+def _children_key_disagreements(
+    space: RankedSpace, state: np.ndarray, index: int, shared: dict[int, tuple[int, list[int]]]
+) -> list[str]:
+    """What breaks ``children_key``'s promise at the position of rank ``index`` and the
+    transient positions it leads to; ``shared``: (mover, stored children) by key so far."""
+    rules = space.rules
+    tables = rules.tables
+    moves = np.zeros(max(rules.max_moves, 1), dtype=np.int64)
+    wrong = []
+    pending = [state]
+    while pending:
+        current = pending.pop()
+        count = int(rules.generate(current, tables, moves))
+        stored: list[int] = []
+        late = False  # a transient child after a stored one
+        for code in moves[:count].copy():
+            child = np.zeros(rules.words, dtype=np.uint64)
+            rules.play(current, code, tables, child)
+            rank = space.rank_of(child)
+            if rank == TRANSIENT:
+                late |= bool(stored)
+                pending.append(child)
+            else:
+                stored.append(rank)
+        key = int(space.children_key(current, tables)) if count else -1  # type: ignore[misc]
+        if key < 0:
+            continue
+        seen = (int(rules.mover(current, tables)), sorted(stored))
+        if late:
+            wrong.append(f"near rank {index}: a transient child after a stored one (key {key})")
+        if shared.setdefault(key, seen) != seen:
+            wrong.append(f"near rank {index}: key {key} names two movers or children sets")
     return wrong
 
 

@@ -109,9 +109,27 @@ def test_the_checks_refute_broken_rankings() -> None:
     game, space = space_of(name, params)
     dropped = replace(space, rank=rank_without_the_side_to_move)
     assert any("decodes to" in line for line in ranking_disagreements(dropped, samples=200))
-    unswapped = replace(space, rank=rank_keeping_the_side_when_flipped)
+    # children ranked by the broken rank too (the plug-in's child_rank follows the right one)
+    unswapped = replace(space, rank=rank_keeping_the_side_when_flipped, child_rank=None)
     assert ranking_disagreements(unswapped, samples=200) == []  # consistent, yet wrong:
     assert value_mismatches(game, unswapped)
+
+
+@njit(cache=True)
+def children_key_without_the_side_to_move(state: np.ndarray, tables: Any) -> np.int64:
+    """Interleave's children key with the side to move dropped: the two sides' placements
+    of one placement share a key."""
+    return np.int64(state[4]) if state[3] < 2 else np.int64(-1)
+
+
+def test_the_checks_refute_a_broken_children_key() -> None:
+    name, params = RANKED_CASES[3]  # Interleave, turns=pass
+    game, space = space_of(name, params)
+    assert space.children_key is not None
+    assert value_mismatches(game, space) == []
+    broken = replace(space, children_key=children_key_without_the_side_to_move)
+    assert any("two movers" in line for line in ranking_disagreements(broken, samples=50))
+    assert value_mismatches(game, broken)
 
 
 def test_a_path_deeper_than_the_stack_is_refused_and_a_stopped_solve_resumes() -> None:

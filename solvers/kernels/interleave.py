@@ -68,7 +68,7 @@ from cgt.progress import Progress
 from cgt.protocol import Game, Outcome
 from solvers.engine_sweep_defaults import TRANSIENT
 from solvers.kernel_base import SearchBudgetExceeded, check_max_seconds, compile_once
-from solvers.kernel_table import I64, U64, compiled, popcount
+from solvers.kernel_table import I64, U64, compiled, no_wrap, popcount
 from solvers.kernel_table import cell_bit as _bit
 from solvers.kernel_table import lowest_cell as _low
 from solvers.kernels.packed import PackedSummary, packed_solver
@@ -128,24 +128,20 @@ def open_cells(red: U64, black: U64, full: U64, ray_mask: np.ndarray) -> tuple[U
     while empty != _U0:
         cell = _low(empty)
         empty &= empty - _U1
-        red_seers = 0
-        black_seers = 0
-        # branch-free: the stone colours are data the branch predictor cannot guess
+        # the six rays are disjoint: their first stones are six cells at most, counted by
+        # colour at the end; branch-free (the colours are data the predictor cannot guess)
+        seers = _U0
         for d in (0, 4, 5):  # E, SW, SE: away to higher cell numbers, nearest lowest
             hits = occupied & ray_mask[cell, d]
-            seer = hits & (~hits + _U1)
-            red_seers += (red & seer) != _U0
-            black_seers += (black & seer) != _U0
+            seers |= hits & (~hits + _U1)
         for d in (1, 2, 3):  # NE, NW, W: the nearest is the highest cell number
             hits = occupied & ray_mask[cell, d]
             top = np.uint64(63 - leading_zeros(hits | _U1))  # type: ignore[call-arg]
-            seer = (_U1 << top) & hits
-            red_seers += (red & seer) != _U0
-            black_seers += (black & seer) != _U0
-        if black_seers > red_seers:
-            red_open |= _bit(cell)
-        elif red_seers > black_seers:
-            black_open |= _bit(cell)
+            seers |= (_U1 << top) & hits
+        red_seers = popcount(red & seers)
+        black_seers = popcount(black & seers)
+        red_open |= np.uint64(black_seers > red_seers) << np.uint64(cell)
+        black_open |= np.uint64(red_seers > black_seers) << np.uint64(cell)
     return red_open, black_open
 
 
@@ -171,6 +167,23 @@ def _group_histogram(stones: U64, neighbours: np.ndarray, histogram: np.ndarray)
 
 
 @compiled
+def _groups_leader(
+    red: U64, black: U64, neighbours: np.ndarray, red_hist: np.ndarray, black_hist: np.ndarray
+) -> I64:
+    """:func:`leader` under ``win=groups``."""
+    _group_histogram(red, neighbours, red_hist)
+    _group_histogram(black, neighbours, black_hist)
+    # the sorted size lists first differ at the largest size whose counts differ: the list
+    # with more groups of that size is the larger (the other has a smaller group there, or
+    # has run out of groups)
+    for size in range(red_hist.size - 1, 0, -1):
+        if red_hist[size] != black_hist[size]:
+            return 0 if red_hist[size] > black_hist[size] else 1
+    return 0
+
+
+# inlined: under win=stones two popcounts cost less than the call
+@njit(cache=True, inline="always")
 def leader(
     red: U64,
     black: U64,
@@ -182,15 +195,7 @@ def leader(
     """The colour winning now (0 Red, 1 Black; Red on every tie)."""
     if groups == 0:
         return 0 if popcount(red) >= popcount(black) else 1
-    _group_histogram(red, neighbours, red_hist)
-    _group_histogram(black, neighbours, black_hist)
-    # the sorted size lists first differ at the largest size whose counts differ: the list
-    # with more groups of that size is the larger (the other has a smaller group there, or
-    # has run out of groups)
-    for size in range(red_hist.size - 1, 0, -1):
-        if red_hist[size] != black_hist[size]:
-            return 0 if red_hist[size] > black_hist[size] else 1
-    return 0
+    return _groups_leader(red, black, neighbours, red_hist, black_hist)
 
 
 # --------------------------------------------------------------------------- ranking
@@ -239,7 +244,10 @@ def _open_of(red: U64, black: U64, tables: Any) -> tuple[U64, U64]:
 
 @njit(cache=True, inline="always")
 def _leader_of(red: U64, black: U64, tables: Any) -> I64:
-    """``leader`` of a placement, kept likewise."""
+    """``leader`` of a placement, kept likewise under win=groups (under win=stones the
+    count costs less than the look-up)."""
+    if tables[0][C_GROUPS] == 0:
+        return 0 if popcount(red) >= popcount(black) else 1
     memo = tables[12]
     if memo[4] != red or memo[5] != black:
         lead = leader(red, black, tables[0][C_GROUPS], tables[3], tables[4], tables[5])
@@ -319,11 +327,53 @@ def ranked_child_rank(state: np.ndarray, code: I64, tables: Any, scratch: np.nda
 
 
 @njit(cache=True, inline="always")
-def ranked_unrank(index: I64, tables: Any, state: np.ndarray) -> None:
+def ranked_children_key(state: np.ndarray, tables: Any) -> I64:
+    """Under turns=pass a side's placements are the stored children both before and just
+    after a pass (the pass, transient, comes first): ``2 * rank + side to move``; -1
+    otherwise."""
+    if tables[0][C_LOSER] != 0 or state[W_PASSES] >= np.uint64(2):
+        return np.int64(-1)
+    return 2 * np.int64(state[W_RANK]) + np.int64(state[W_MOVER])
+
+
+# the scratch's words (``tables[12]``) that keep the last placement decoded
+M_RANK, M_LOW, M_HIGH, M_RED, M_BLACK = 7, 8, 9, 10, 11
+MEMO_WORDS = 12
+
+
+@njit(cache=True, inline="always")
+def _placement_of(rank: I64, tables: Any) -> tuple[U64, U64]:
+    """``_decode`` along a sweep: the placement just decoded again (the other side to
+    move), or the one below it by stepping its low and high digit blocks (no division)."""
+    memo = tables[12]
+    last = np.int64(memo[M_RANK])
+    if rank == last:
+        return memo[M_RED], memo[M_BLACK]
     cfg = tables[0]
-    loser = cfg[C_LOSER] != 0
+    low = np.int64(memo[M_LOW]) - 1
+    high = np.int64(memo[M_HIGH])
+    if rank != last - 1 or last < 0:
+        high = rank // cfg[C_LOW_SIZE]
+        low = rank - high * cfg[C_LOW_SIZE]
+    elif low < 0:
+        low = cfg[C_LOW_SIZE] - 1
+        high -= 1
+    at_low, at_high = no_wrap(low), no_wrap(high)
+    red = np.uint64(cfg[C_FIXED_RED]) | tables[8][at_low] | tables[10][at_high]
+    black = np.uint64(cfg[C_FIXED_BLACK]) | tables[9][at_low] | tables[11][at_high]
+    memo[M_RANK] = np.uint64(rank)
+    memo[M_LOW] = np.uint64(low)
+    memo[M_HIGH] = np.uint64(high)
+    memo[M_RED] = red
+    memo[M_BLACK] = black
+    return red, black
+
+
+@njit(cache=True, inline="always")
+def ranked_unrank(index: I64, tables: Any, state: np.ndarray) -> None:
+    loser = tables[0][C_LOSER] != 0
     rank = index if loser else index >> 1
-    red, black = _decode(rank, cfg, tables[8], tables[9], tables[10], tables[11])
+    red, black = _placement_of(rank, tables)
     state[0] = red
     state[1] = black
     # the player to move now, not when asked: every child asks it again
@@ -563,7 +613,7 @@ class InterleaveSpace:
             self.free_index,
             self.pow3,
             *self._decode_args(),
-            np.full(7, np.uint64(1 << 63), dtype=np.uint64),  # no placement asked yet
+            np.full(MEMO_WORDS, np.uint64(1 << 63), dtype=np.uint64),  # nothing asked yet
         )
         rules = ranked_rules(
             self.game,
@@ -587,6 +637,7 @@ class InterleaveSpace:
             record_value=loser_record_value if self.loser else ranked_record_value,
             record_mover=loser_record_mover if self.loser else None,
             child_rank=ranked_child_rank,
+            children_key=ranked_children_key,
             record_dtype=np.uint8,
             rising=True,
         )

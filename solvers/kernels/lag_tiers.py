@@ -80,6 +80,7 @@ from solvers.kernel_table import _U0, _U1, I64, U64
 from solvers.kernels.lag import (
     CFG_GOAL,
     LagTables,
+    _lag_child,
     count_objects,
     end_score,
     generate_moves,
@@ -199,6 +200,15 @@ def ranked_rank(state: np.ndarray, tables: Any) -> I64:
     return index if index >= 0 else np.int64(OUTSIDE)
 
 
+@njit(cache=True, inline="always")
+def ranked_child_rank(state: np.ndarray, code: I64, tables: Any, scratch: np.ndarray) -> I64:
+    """The child's rank from the boards after the move (no state written)."""
+    side = np.int64(state[2])
+    white, black = _lag_child(state[0], state[1], side, code)
+    index, _ = locate(white, black, 1 - side, tables[5], tables[6], tables[7])
+    return index if index >= 0 else np.int64(OUTSIDE)
+
+
 # the decoding cache (``tables[10]``): the last index decoded, its tier row, White's set,
 # Black's rank and set among the free cells' places, Black's set on the board
 U_INDEX, U_TIER, U_WHITE, U_BLACK_RANK, U_COMPRESSED, U_BLACK = range(6)
@@ -215,36 +225,49 @@ def _new_white(white: U64, cells: I64, free: np.ndarray) -> None:
             n_free += 1
 
 
+#: Farthest step forward that :func:`ranked_unrank` takes by successors (a range skips the
+#: positions its depth-first pass has solved) rather than decoding whole.
+STEP_LIMIT = 64
+
+
 @njit(cache=True, inline="always")
 def ranked_unrank(index: I64, tables: Any, state: np.ndarray) -> None:
-    """The position of ``index``, as its tier keeps it. A range is decoded in order, so the
-    index after the last one decoded (``tables[10]``, with its free cells in ``tables[9]``)
-    is its successor: the other side to move, or the next Black set (Gosper's hack on the
-    free cells' places), or the next White set; any other index is decoded whole."""
+    """The position of ``index``, as its tier keeps it. A range is decoded in order, so an
+    index a little after the last one decoded (``tables[10]``, with its free cells in
+    ``tables[9]``) is reached by successors: the next Black set (Gosper's hack on the free
+    cells' places), or the next White set; any other index is decoded whole."""
     binom, offsets, rows, free, last = tables[5], tables[6], tables[8], tables[9], tables[10]
     cells = offsets.shape[0] - 1
     tier = last[U_TIER]
+    previous = last[U_INDEX]
     if (
-        index == last[U_INDEX] + 1
-        and tier >= 0
-        and index < rows[tier, 0] + rows[tier, 3]
-        and (index - rows[tier, 0]) & 1 == 0
+        tier >= 0
+        and previous <= index < rows[tier, 0] + rows[tier, 3]
+        and index - previous <= STEP_LIMIT
     ):
-        w = rows[tier, 1]
-        b = rows[tier, 2]
-        if last[U_BLACK_RANK] + 1 < binom[cells - w, b]:
-            compressed = next_combination(np.uint64(last[U_COMPRESSED]))
-            last[U_BLACK_RANK] += 1
-        else:
-            white = next_combination(np.uint64(last[U_WHITE])) if w > 0 else _U0
-            _new_white(white, cells, free)
-            last[U_WHITE] = np.int64(white)
-            compressed = (_U1 << np.uint64(b)) - _U1
-            last[U_BLACK_RANK] = 0
-        last[U_COMPRESSED] = np.int64(compressed)
-        last[U_BLACK] = np.int64(map_cells(compressed, free))
-    elif index != last[U_INDEX] + 1 or tier < 0 or index >= rows[tier, 0] + rows[tier, 3]:
-        # decoded whole (the other side to move of the last index needs nothing)
+        pair = (previous - rows[tier, 0]) >> 1
+        target = (index - rows[tier, 0]) >> 1
+        if pair < target:
+            w = rows[tier, 1]
+            b = rows[tier, 2]
+            black_sets = binom[cells - w, b]
+            compressed = np.uint64(last[U_COMPRESSED])
+            black_rank = last[U_BLACK_RANK]
+            while pair < target:
+                if black_rank + 1 < black_sets:
+                    compressed = next_combination(compressed)
+                    black_rank += 1
+                else:
+                    white = next_combination(np.uint64(last[U_WHITE])) if w > 0 else _U0
+                    _new_white(white, cells, free)
+                    last[U_WHITE] = np.int64(white)
+                    compressed = (_U1 << np.uint64(b)) - _U1
+                    black_rank = 0
+                pair += 1
+            last[U_BLACK_RANK] = black_rank
+            last[U_COMPRESSED] = np.int64(compressed)
+            last[U_BLACK] = np.int64(map_cells(compressed, free))
+    else:
         tier = 0
         while index >= rows[tier, 0] + rows[tier, 3]:
             tier += 1
@@ -347,7 +370,9 @@ class LagTiers:
             nrt=False,
         )
         #: the tiers as a ranked space of the engine's retrograde, and the engine on it
-        self.space = RankedSpace(plug, total, ranked_rank, ranked_unrank)
+        self.space = RankedSpace(
+            plug, total, ranked_rank, ranked_unrank, child_rank=ranked_child_rank
+        )
         self.engine = SweepEngine(self.space, self.table, max_ply=max_ply)
 
     @property
